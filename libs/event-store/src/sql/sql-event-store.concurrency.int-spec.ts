@@ -1,0 +1,99 @@
+import { Client } from 'pg';
+import { randomUUID } from 'crypto';
+import { PgDb } from '@quire/platform/db/pg-db';
+import { createTestDatabase, TestDatabase } from '@quire/test-support/databases';
+import { RecordedEvent } from '../event-store.port';
+import { START } from '../position';
+import { SqlEventStore } from './sql-event-store';
+
+describe('PostgreSQL event store under concurrency', () => {
+  let database: TestDatabase;
+  let db: PgDb;
+  let store: SqlEventStore;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    db = new PgDb(database.url, { max: 12 });
+    store = await SqlEventStore.create(db);
+  });
+  afterAll(async () => {
+    await store.close();
+    await db.close();
+    await database.drop();
+  });
+
+  it('given a transaction that commits after a later one, a $all reader never passes it', async () => {
+    const early = new Client({ connectionString: database.url });
+    const late = new Client({ connectionString: database.url });
+    await early.connect();
+    await late.connect();
+    const from = await store.headPosition();
+    const append = (c: Client, stream: string) =>
+      c.query(`SELECT * FROM quire_append($1, NULL, ARRAY[$2]::uuid[], ARRAY['T'], ARRAY[1], ARRAY['{}']::jsonb[], ARRAY['{}']::jsonb[])`, [
+        stream,
+        randomUUID(),
+      ]);
+    try {
+      await early.query('BEGIN');
+      await append(early, 'race-early'); // takes the lower sequence number, commits last
+      await late.query('BEGIN');
+      await append(late, 'race-late');
+      await late.query('COMMIT');
+
+      // A naive reader ordered by the sequence alone now sees the later event and moves past the earlier one.
+      const naive = await db.query<{ global_position: number }>(
+        `SELECT global_position FROM quire_events WHERE stream_id LIKE 'race-%' ORDER BY global_position`,
+      );
+      expect(naive.rows).toHaveLength(1);
+
+      // Ours holds back until the earlier transaction is settled.
+      expect((await store.readAll(from, 100)).filter((e) => e.streamId.startsWith('race-'))).toHaveLength(0);
+      await early.query('COMMIT');
+      const seen = (await store.readAll(from, 100)).filter((e) => e.streamId.startsWith('race-'));
+      expect(seen.map((e) => e.streamId)).toEqual(['race-early', 'race-late']);
+    } finally {
+      await early.end();
+      await late.end();
+    }
+  });
+
+  it('8 writers x 2,000 events on overlapping streams: a subscriber sees each exactly once, in stream order', async () => {
+    const writers = 8;
+    const perWriter = 2_000;
+    const streams = Array.from({ length: 24 }, (_, i) => `overlap-${i}`);
+    const seen: RecordedEvent[] = [];
+    let done!: () => void;
+    const allSeen = new Promise<void>((resolve) => (done = resolve));
+    const sub = store.subscribe(START, {
+      batchSize: 1000,
+      onEvents: async (events) => {
+        for (const e of events) if (e.streamId.startsWith('overlap-')) seen.push(e);
+        if (seen.length >= writers * perWriter) done();
+      },
+    });
+
+    const written: string[] = [];
+    await Promise.all(
+      Array.from({ length: writers }, async (_, w) => {
+        for (let i = 0; i < perWriter; i++) {
+          const id = randomUUID();
+          written.push(id);
+          await store.append(streams[(w * 7 + i) % streams.length], [{ id, type: 'Written', data: { w, i } }], 'any');
+        }
+      }),
+    );
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([allSeen, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`saw ${seen.length}`)), 30_000)))]);
+    clearTimeout(timer);
+    await sub.close();
+
+    expect(seen).toHaveLength(writers * perWriter);
+    expect(new Set(seen.map((e) => e.id)).size).toBe(writers * perWriter);
+    expect(new Set(written)).toEqual(new Set(seen.map((e) => e.id)));
+    const lastVersion = new Map<string, number>();
+    for (const e of seen) {
+      expect(e.streamVersion).toBe((lastVersion.get(e.streamId) ?? 0) + 1);
+      lastVersion.set(e.streamId, e.streamVersion);
+    }
+  }, 120_000);
+});

@@ -1,0 +1,219 @@
+import { EventEmitter } from 'events';
+import { Db } from '@quire/platform/db/db';
+import { newEventId } from '@quire/platform/ids/ids';
+import {
+  AppendResult,
+  EventStore,
+  ExpectedVersion,
+  NewEvent,
+  RecordedEvent,
+  SubscribeOptions,
+  Subscription,
+  WrongExpectedVersionError,
+} from '../event-store.port';
+import { Position, START } from '../position';
+import { Upcasters } from '../upcasting';
+import { EVENT_STORE_SCHEMA } from './event-store.schema';
+
+interface EventRow {
+  event_id: string;
+  stream_id: string;
+  stream_version: number;
+  tx: string;
+  global_position: string;
+  type: string;
+  schema_version: number;
+  data: unknown;
+  metadata: any;
+  recorded_at: Date;
+}
+
+const COLUMNS = `event_id, stream_id, stream_version, transaction_id::text AS tx, global_position::text AS global_position,
+  type, schema_version, data, metadata, recorded_at`;
+
+/** Visible to readers: only transactions older than every one still running. */
+const VISIBLE = `transaction_id < pg_snapshot_xmin(pg_current_snapshot())`;
+
+/** The event store over PostgreSQL (`pg`) or embedded PGlite: the same SQL serves both. */
+export class SqlEventStore implements EventStore {
+  /** In-process wake-up for subscribers, on top of LISTEN/NOTIFY across processes. */
+  private readonly appended = new EventEmitter();
+
+  constructor(
+    private readonly db: Db,
+    private readonly upcasters: Upcasters = new Upcasters(),
+  ) {
+    this.appended.setMaxListeners(0);
+  }
+
+  static async create(db: Db, upcasters?: Upcasters): Promise<SqlEventStore> {
+    await db.exec(EVENT_STORE_SCHEMA);
+    return new SqlEventStore(db, upcasters);
+  }
+
+  async append(streamId: string, events: NewEvent[], expectedVersion: ExpectedVersion): Promise<AppendResult> {
+    if (events.length === 0) throw new Error('append needs at least one event');
+    const ids = events.map((e) => e.id ?? newEventId());
+    const expected = expectedVersion === 'any' ? null : expectedVersion === 'no_stream' ? 0 : expectedVersion;
+    let row: { conflict: boolean; version: number; tx: string | null; last_position: number | string | null };
+    try {
+      const r = await this.db.query<typeof row>(
+        `SELECT out_conflict AS conflict, out_version AS version, out_tx AS tx, out_last_position::text AS last_position FROM quire_append($1, $2, $3::uuid[], $4::text[], $5::int[], $6::jsonb[], $7::jsonb[])`,
+        [
+          streamId,
+          expected,
+          ids,
+          events.map((e) => e.type),
+          events.map((e) => e.schemaVersion ?? 1),
+          events.map((e) => JSON.stringify(e.data ?? null)),
+          events.map((e) => JSON.stringify(e.metadata ?? {})),
+        ],
+      );
+      row = r.rows[0];
+    } catch (err: any) {
+      if (err?.code === '23505' && String(err?.constraint ?? err?.message).includes('event_id')) {
+        return this.existingAppend(streamId, ids, expectedVersion);
+      }
+      throw err;
+    }
+    if (row.conflict) {
+      // A retry of an append that already landed is not a conflict.
+      const dup = await this.findExisting(streamId, ids);
+      if (dup) return dup;
+      throw new WrongExpectedVersionError(streamId, expectedVersion, Number(row.version));
+    }
+    this.appended.emit('appended');
+    return { nextVersion: Number(row.version), position: { commit: BigInt(row.tx!), prepare: BigInt(row.last_position!) } };
+  }
+
+  private async existingAppend(streamId: string, ids: string[], expected: ExpectedVersion): Promise<AppendResult> {
+    const dup = await this.findExisting(streamId, ids);
+    if (dup) return dup;
+    throw new WrongExpectedVersionError(streamId, expected, await this.streamVersion(streamId));
+  }
+
+  private async findExisting(streamId: string, ids: string[]): Promise<AppendResult | undefined> {
+    const r = await this.db.query<{ stream_id: string; stream_version: number; tx: string; global_position: string }>(
+      `SELECT stream_id, stream_version, transaction_id::text AS tx, global_position::text AS global_position
+         FROM quire_events WHERE event_id = ANY($1::uuid[]) ORDER BY stream_version`,
+      [ids],
+    );
+    if (r.rows.length !== ids.length || r.rows.some((x) => x.stream_id !== streamId)) return undefined;
+    const last = r.rows[r.rows.length - 1];
+    return { nextVersion: Number(last.stream_version), position: { commit: BigInt(last.tx), prepare: BigInt(last.global_position) } };
+  }
+
+  private async streamVersion(streamId: string): Promise<number> {
+    const r = await this.db.query<{ version: number }>(`SELECT version FROM quire_streams WHERE stream_id = $1`, [streamId]);
+    return r.rows[0] ? Number(r.rows[0].version) : 0;
+  }
+
+  async readStream(streamId: string, opts: { fromVersion?: number } = {}): Promise<RecordedEvent[]> {
+    const r = await this.db.query<EventRow>(
+      `SELECT ${COLUMNS} FROM quire_events WHERE stream_id = $1 AND stream_version >= $2 ORDER BY stream_version`,
+      [streamId, opts.fromVersion ?? 1],
+    );
+    return r.rows.map((row) => this.toRecorded(row));
+  }
+
+  async readAll(from: Position, limit: number): Promise<RecordedEvent[]> {
+    const r = await this.db.query<EventRow>(
+      `SELECT ${COLUMNS} FROM quire_events
+        WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint) AND ${VISIBLE}
+        ORDER BY transaction_id, global_position LIMIT $3`,
+      [from.commit.toString(), from.prepare.toString(), limit],
+    );
+    return r.rows.map((row) => this.toRecorded(row));
+  }
+
+  async headPosition(): Promise<Position> {
+    const r = await this.db.query<{ tx: string; global_position: string }>(
+      `SELECT transaction_id::text AS tx, global_position::text AS global_position FROM quire_events
+        WHERE ${VISIBLE} ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
+    );
+    const row = r.rows[0];
+    return row ? { commit: BigInt(row.tx), prepare: BigInt(row.global_position) } : START;
+  }
+
+  subscribe(from: Position, opts: SubscribeOptions): Subscription {
+    const batchSize = opts.batchSize ?? 500;
+    let position = from;
+    let closed = false;
+    let wake: (() => void) | undefined;
+    let pending = false;
+    const signal = () => {
+      pending = true;
+      wake?.();
+    };
+    this.appended.on('appended', signal);
+    const unlisten = this.db.listen('quire_events', signal).catch((err) => {
+      opts.onError?.(err);
+      return async () => undefined;
+    });
+
+    const sleep = (ms: number) =>
+      new Promise<void>((resolve) => {
+        const t = setTimeout(done, ms);
+        function done() {
+          clearTimeout(t);
+          wake = undefined;
+          resolve();
+        }
+        wake = done;
+        if (pending || closed) done();
+      });
+
+    const loop = async () => {
+      let idleRounds = 0;
+      while (!closed) {
+        pending = false;
+        try {
+          const events = await this.readAll(position, batchSize);
+          if (events.length > 0) {
+            await opts.onEvents(events);
+            position = events[events.length - 1].position;
+            idleRounds = 0;
+            continue;
+          }
+        } catch (err) {
+          opts.onError?.(err);
+          await sleep(1000);
+          continue;
+        }
+        // Just after a wake-up, an event may still sit behind an older in-flight transaction:
+        // look again soon, then back off to an idle poll (NOTIFY wakes us before that).
+        idleRounds++;
+        await sleep(idleRounds <= 3 ? 5 * idleRounds : 1000);
+      }
+    };
+    const running = loop();
+
+    return {
+      close: async () => {
+        closed = true;
+        wake?.();
+        this.appended.off('appended', signal);
+        await running;
+        await (await unlisten)();
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    this.appended.removeAllListeners();
+  }
+
+  private toRecorded(row: EventRow): RecordedEvent {
+    return this.upcasters.apply({
+      id: row.event_id,
+      streamId: row.stream_id,
+      streamVersion: Number(row.stream_version),
+      position: { commit: BigInt(row.tx), prepare: BigInt(row.global_position) },
+      type: row.type,
+      schemaVersion: row.schema_version,
+      data: row.data,
+      metadata: row.metadata ?? {},
+      recordedAt: new Date(row.recorded_at),
+    });
+  }
+}

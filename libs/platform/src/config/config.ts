@@ -1,0 +1,104 @@
+import { z } from 'zod';
+
+const port = z.coerce.number().int().min(0).max(65535);
+const url = (protocols: string[]) =>
+  z.string().refine((value) => {
+    try {
+      return protocols.includes(new URL(value).protocol);
+    } catch {
+      return false;
+    }
+  }, `must be a URL with protocol ${protocols.join(' or ')}`);
+const optional = <T extends z.ZodTypeAny>(schema: T) =>
+  z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+/** Every environment variable Quire reads, with its default. README's configuration table mirrors it. */
+const schema = z.object({
+  PORT: port.default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: optional(url(['postgres:', 'postgresql:'])),
+  EVENTSTORE_URL: optional(url(['kurrentdb:', 'esdb:', 'kurrentdb+discover:', 'esdb+discover:'])),
+  REDIS_URL: url(['redis:', 'rediss:']).default('redis://127.0.0.1:6379'),
+  QUIRE_QUEUE_PREFIX: z.string().regex(/^[a-zA-Z0-9:_-]+$/).default('quire'),
+  QUIRE_ADMIN_TOKEN: optional(z.string().min(16, 'must be at least 16 characters')),
+  QUIRE_PUBLIC_URL: optional(url(['http:', 'https:'])),
+  QUIRE_APP_URL: optional(url(['http:', 'https:'])),
+  QUIRE_PUBLISHED_URL: optional(url(['http:', 'https:'])),
+  QUIRE_SECRET_KEY: optional(z.string().min(32, 'must be at least 32 characters')),
+  QUIRE_ASK_MODEL_URL: optional(url(['http:', 'https:'])),
+  QUIRE_ASK_MODEL: z.string().default('gpt-4o-mini'),
+  QUIRE_ASK_MODEL_KEY: optional(z.string()),
+  QUIRE_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  QUIRE_RATE_LIMIT: z.coerce.number().int().min(0).default(0),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_PRETTY: optional(bool),
+});
+
+export type Env = z.infer<typeof schema>;
+
+export interface QuireConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  eventStoreUrl?: string;
+  redisUrl: string;
+  queuePrefix: string;
+  adminToken?: string;
+  publicUrl: string;
+  appUrl: string;
+  publishedUrl: string;
+  secretKey?: string;
+  askModel?: { url: string; model: string; key?: string };
+  commandTimeoutMs: number;
+  rateLimitPerMinute: number;
+  logLevel: Env['LOG_LEVEL'];
+  logPretty: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration: ${problems.join('; ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** The only place that reads process.env; a bad value stops boot with a message naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<QuireConfig> = {}): QuireConfig {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`));
+  }
+  const e = parsed.data;
+  const publicUrl = stripSlash(e.QUIRE_PUBLIC_URL ?? `http://localhost:${e.PORT}`);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL,
+    eventStoreUrl: e.EVENTSTORE_URL,
+    redisUrl: e.REDIS_URL,
+    queuePrefix: e.QUIRE_QUEUE_PREFIX,
+    adminToken: e.QUIRE_ADMIN_TOKEN,
+    publicUrl,
+    appUrl: stripSlash(e.QUIRE_APP_URL ?? publicUrl),
+    publishedUrl: stripSlash(e.QUIRE_PUBLISHED_URL ?? `${publicUrl}/sites`),
+    secretKey: e.QUIRE_SECRET_KEY,
+    askModel: e.QUIRE_ASK_MODEL_URL
+      ? { url: e.QUIRE_ASK_MODEL_URL, model: e.QUIRE_ASK_MODEL, key: e.QUIRE_ASK_MODEL_KEY }
+      : undefined,
+    commandTimeoutMs: e.QUIRE_COMMAND_TIMEOUT_MS,
+    rateLimitPerMinute: e.QUIRE_RATE_LIMIT,
+    logLevel: e.LOG_LEVEL,
+    logPretty: e.LOG_PRETTY ?? false,
+    ...overrides,
+  };
+}
+
+function stripSlash(u: string): string {
+  return u.replace(/\/+$/, '');
+}
+
+export const QUIRE_CONFIG = Symbol('QUIRE_CONFIG');

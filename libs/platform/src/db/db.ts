@@ -1,0 +1,23 @@
+export interface QueryResult<R> {
+  rows: R[];
+  rowCount: number;
+}
+
+export interface Queryable {
+  query<R = Record<string, any>>(sql: string, params?: unknown[]): Promise<QueryResult<R>>;
+}
+
+/**
+ * The one database port used by the event store and the read models: PostgreSQL through a
+ * `pg` pool, or embedded PGlite. Both speak the same SQL.
+ */
+export interface Db extends Queryable {
+  readonly kind: 'postgres' | 'pglite';
+  /** Runs a multi-statement script (DDL). */
+  exec(sql: string): Promise<void>;
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Holds one connection for the callback (session-level advisory locks live on it). */
+  withConnection<T>(fn: (conn: Queryable) => Promise<T>): Promise<T>;
+  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,52 @@
+import { PGlite } from '@electric-sql/pglite';
+import { Db, Queryable, QueryResult } from './db';
+import { quoteIdent } from './pg-db';
+
+/**
+ * Embedded PostgreSQL for the zero-setup start. PGlite is one connection: its
+ * `transaction` holds it exclusively, so concurrent callers queue rather than interleave.
+ */
+export class PgliteDb implements Db {
+  readonly kind = 'pglite' as const;
+
+  private constructor(private readonly pg: PGlite) {}
+
+  static async open(dataDir?: string): Promise<PgliteDb> {
+    const pg = dataDir ? new PGlite(dataDir) : new PGlite();
+    await pg.waitReady;
+    return new PgliteDb(pg);
+  }
+
+  async query<R>(sql: string, params?: unknown[]): Promise<QueryResult<R>> {
+    const r = await this.pg.query<R>(sql, params as any[]);
+    return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+  }
+
+  async exec(sql: string): Promise<void> {
+    await this.pg.exec(sql);
+  }
+
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.pg.transaction(async (tx) =>
+      fn({
+        async query<R>(sql: string, params?: unknown[]) {
+          const r = await tx.query<R>(sql, params as any[]);
+          return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+        },
+      }),
+    );
+  }
+
+  withConnection<T>(fn: (conn: Queryable) => Promise<T>): Promise<T> {
+    return fn(this);
+  }
+
+  async listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
+    const unsubscribe = await this.pg.listen(quoteIdent(channel), onNotify);
+    return async () => unsubscribe();
+  }
+
+  async close(): Promise<void> {
+    await this.pg.close();
+  }
+}

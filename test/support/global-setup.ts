@@ -1,0 +1,3 @@
+export default async function globalSetup(): Promise<void> {
+  process.env.TZ = 'UTC';
+}
