@@ -1,0 +1,95 @@
+import type { DraftPage } from './build-page-tree';
+import type { ParsedSummary, SummaryEntry } from './parse-summary';
+import { basenameOf, dirnameOf, isMarkdownPath, isReadmePath, resolveRepoPath } from './repo-path';
+
+export interface SummaryPagesContext {
+  files: ReadonlySet<string>;
+  summaryPath: string;
+  docsRoot: string;
+  warnings: string[];
+}
+
+/**
+ * Resolves SUMMARY.md entries against the repository. An entry that cannot become a page
+ * (missing file, a file listed a second time, a non-Markdown target) is skipped with a
+ * warning and its children take its place, so one bad line costs one page, not a branch.
+ */
+export function summaryToDrafts(summary: ParsedSummary, ctx: SummaryPagesContext): DraftPage[] {
+  const seen = new Set<string>();
+  const summaryDir = dirnameOf(ctx.summaryPath);
+  const rootDir = ctx.docsRoot.replace(/\/$/, '');
+
+  // Links are relative to SUMMARY.md; when it sits below the docs root, links written
+  // relative to the root (as the legacy format had them) are accepted too.
+  const relativeBases = summaryDir === rootDir ? [summaryDir] : [summaryDir, rootDir];
+  const locate = (target: string): string | undefined => {
+    const bases = target.startsWith('/') ? [rootDir] : relativeBases;
+    for (const base of bases) {
+      const path = resolveRepoPath(base, target.replace(/^\/+/, ''));
+      if (path === undefined) continue;
+      if (path && ctx.files.has(path)) return path;
+      const folderReadme = path ? `${path}/README.md` : 'README.md';
+      if ((target.endsWith('/') || !isMarkdownPath(path)) && ctx.files.has(folderReadme)) return folderReadme;
+    }
+    return undefined;
+  };
+
+  const convert = (entries: SummaryEntry[]): DraftPage[] =>
+    entries.flatMap((entry): DraftPage[] => {
+      const where = `${ctx.summaryPath} line ${entry.line}`;
+      if (entry.external) {
+        const link: DraftPage = {
+          kind: 'link',
+          title: entry.title || entry.target,
+          linkTitle: entry.linkTitle,
+          href: entry.target,
+          children: [],
+        };
+        if (entry.children.length > 0) {
+          ctx.warnings.push(`${where}: link page ${entry.target} cannot have children; they move up a level`);
+        }
+        return [link, ...convert(entry.children)];
+      }
+      if (entry.target === undefined) {
+        if (!entry.title && entry.children.length === 0) return [];
+        ctx.warnings.push(`${where}: "${entry.title}" has no link; imported as an empty page`);
+        return [{ kind: 'sheet', title: entry.title, children: convert(entry.children) }];
+      }
+      const path = locate(entry.target);
+      if (path === undefined) {
+        ctx.warnings.push(`${ctx.summaryPath} links to missing file ${entry.target} (line ${entry.line})`);
+        return convert(entry.children);
+      }
+      if (!isMarkdownPath(path)) {
+        ctx.warnings.push(`${ctx.summaryPath} links to ${path}, which is not a Markdown page (line ${entry.line}); skipped`);
+        return convert(entry.children);
+      }
+      if (seen.has(path)) {
+        const line = entry.line;
+        ctx.warnings.push(`${ctx.summaryPath} lists ${path} more than once (line ${line}); only the first entry is imported`);
+        return convert(entry.children);
+      }
+      seen.add(path);
+      return [
+        {
+          kind: 'sheet',
+          title: entry.title,
+          linkTitle: entry.linkTitle,
+          sourcePath: path,
+          slugFrom: slugSourceOf(path, rootDir),
+          children: convert(entry.children),
+        },
+      ];
+    });
+
+  return summary.items.flatMap((item): DraftPage[] =>
+    item.type === 'group' ? [{ kind: 'group', title: item.title, children: convert(item.items) }] : convert([item]),
+  );
+}
+
+/** `foo/README.md` is named by its folder; a README at the docs root has no name of its own. */
+export function slugSourceOf(path: string, rootDir: string): string | undefined {
+  if (!isReadmePath(path)) return basenameOf(path);
+  const dir = dirnameOf(path);
+  return dir === rootDir ? undefined : basenameOf(dir);
+}
