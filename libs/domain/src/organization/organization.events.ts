@@ -1,0 +1,18 @@
+import { DomainEvent } from '../shared/event';
+import { Role } from '../shared/roles';
+
+export type OrganizationCreated = DomainEvent<
+  'OrganizationCreated',
+  { organizationId: string; title: string; hostname?: string; createdBy: string; createdAt: string }
+>;
+export type OrganizationMemberRoleSet = DomainEvent<
+  'OrganizationMemberRoleSet',
+  { organizationId: string; userId: string; role: Role; at: string }
+>;
+export type OrganizationMemberRemoved = DomainEvent<'OrganizationMemberRemoved', { organizationId: string; userId: string; at: string }>;
+export type HostnameReserved = DomainEvent<'HostnameReserved', { hostname: string; organizationId: string }>;
+
+export type OrganizationEvent = OrganizationCreated | OrganizationMemberRoleSet | OrganizationMemberRemoved;
+
+export const organizationStream = (organizationId: string) => `org-${organizationId}`;
+export const hostnameStream = (hostname: string) => `org-hostname-${hostname}`;
