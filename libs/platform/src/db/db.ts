@@ -18,6 +18,8 @@ export interface Db extends Queryable {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Holds one connection for the callback (session-level advisory locks live on it). */
   withConnection<T>(fn: (conn: Queryable) => Promise<T>): Promise<T>;
+  /** A connection kept until released: session-level advisory locks live on it. */
+  acquireConnection(): Promise<Queryable & { release(): void }>;
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }

@@ -57,6 +57,13 @@ export class PgDb implements Db {
     }
   }
 
+  async acquireConnection(): Promise<Queryable & { release(): void }> {
+    const client = await this.pool.connect();
+    // A lost connection drops its advisory locks; the holder finds out on its next query.
+    client.on('error', () => undefined);
+    return { ...wrap(client), release: () => client.release(true) };
+  }
+
   async listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
     const client = await this.pool.connect();
     const handler = (msg: { channel: string; payload?: string }) => {

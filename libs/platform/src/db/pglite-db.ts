@@ -41,6 +41,10 @@ export class PgliteDb implements Db {
     return fn(this);
   }
 
+  async acquireConnection(): Promise<Queryable & { release(): void }> {
+    return { query: (sql, params) => this.query(sql, params), release: () => undefined };
+  }
+
   async listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
     const unsubscribe = await this.pg.listen(quoteIdent(channel), onNotify);
     return async () => unsubscribe();

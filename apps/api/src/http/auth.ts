@@ -1,0 +1,65 @@
+import { CanActivate, createParamDecorator, ExecutionContext, Inject, Injectable, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { createHash } from 'crypto';
+import { DomainError } from '@quire/domain';
+import { IdentityQueries, UserRow } from '@quire/read-models/identity/identity.queries';
+import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
+
+export const INSTANCE_ADMIN_ID = 'instance-admin';
+
+export interface Caller {
+  user: UserRow;
+  instanceAdmin: boolean;
+}
+
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+const PUBLIC = 'quire:public';
+/** The route answers without a token. */
+export const Public = () => SetMetadata(PUBLIC, true);
+
+/** Bearer token -> user. Lookups are cached briefly: tokens are immutable once created. */
+@Injectable()
+export class AuthGuard implements CanActivate {
+  private readonly cache = new Map<string, { caller: Caller; until: number }>();
+  private readonly adminHash?: string;
+
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly identity: IdentityQueries,
+    @Inject(QUIRE_CONFIG) config: QuireConfig,
+  ) {
+    this.adminHash = config.adminToken ? hashToken(config.adminToken) : undefined;
+  }
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC, [context.getHandler(), context.getClass()])) return true;
+    const request = context.switchToHttp().getRequest();
+    const header: string | undefined = request.headers.authorization;
+    const match = header && /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!match) throw new DomainError('unauthorized', 'Authentication required: send Authorization: Bearer <token>');
+    request.caller = await this.resolve(match[1]);
+    return true;
+  }
+
+  private async resolve(token: string): Promise<Caller> {
+    const hash = hashToken(token);
+    const now = Date.now();
+    const hit = this.cache.get(hash);
+    if (hit && hit.until > now) return hit.caller;
+    let caller: Caller | undefined;
+    if (this.adminHash && hash === this.adminHash) {
+      const user = await this.identity.user(INSTANCE_ADMIN_ID);
+      if (user) caller = { user, instanceAdmin: true };
+    } else {
+      const user = await this.identity.userByTokenHash(hash);
+      if (user) caller = { user, instanceAdmin: user.instance_admin };
+    }
+    if (!caller) throw new DomainError('unauthorized', 'Invalid or unknown access token');
+    if (this.cache.size > 10_000) this.cache.clear();
+    this.cache.set(hash, { caller, until: now + 30_000 });
+    return caller;
+  }
+}
+
+export const CurrentCaller = createParamDecorator((_: unknown, ctx: ExecutionContext): Caller => ctx.switchToHttp().getRequest().caller);

@@ -1,0 +1,11 @@
+import { Command } from '@nestjs/cqrs';
+
+export class CreateOrganizationCommand extends Command<{ organizationId: string }> {
+  constructor(
+    readonly title: string,
+    readonly hostname: string | undefined,
+    readonly creatorId: string,
+  ) {
+    super();
+  }
+}

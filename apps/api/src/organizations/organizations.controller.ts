@@ -1,0 +1,74 @@
+import { Body, Controller, Get, HttpCode, Inject, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { FastifyReply } from 'fastify';
+import { z } from 'zod';
+import { DomainError, isRole, notFound, Role, ROLES } from '@quire/domain';
+import { IdentityQueries } from '@quire/read-models/identity/identity.queries';
+import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
+import { paginationQuery } from '@quire/platform/http/pagination';
+import { Caller, CurrentCaller } from '../http/auth';
+import { entityId, parseInput } from '../http/validation';
+import { presentMember, presentOrganization } from '../identity/identity.presenter';
+import { CreateOrganizationCommand } from './create-organization/create-organization.command';
+import { SetMemberRoleCommand } from './set-member-role/set-member-role.command';
+
+const createOrganizationBody = z.object({
+  title: z.string().trim().min(2).max(255),
+  hostname: z.string().regex(/^[a-z0-9-]{1,63}$/, 'must match ^[a-z0-9-]{1,63}$').optional(),
+});
+const setMemberRoleBody = z.object({ role: z.enum(ROLES) });
+const listMembersQuery = z.object({ ...paginationQuery, role: z.enum(ROLES).optional() });
+
+@Controller('v1/orgs')
+export class OrganizationsController {
+  constructor(
+    private readonly identity: IdentityQueries,
+    private readonly commands: CommandBus,
+    @Inject(QUIRE_CONFIG) private readonly config: QuireConfig,
+  ) {}
+
+  /** Quire's own: any signed-in user may found an organization, and administers it. */
+  @Post()
+  @HttpCode(201)
+  async create(@Body() body: unknown, @CurrentCaller() caller: Caller, @Res({ passthrough: true }) reply: FastifyReply) {
+    const input = parseInput(createOrganizationBody, body);
+    const { organizationId } = await this.commands.execute(new CreateOrganizationCommand(input.title, input.hostname, caller.user.id));
+    void reply.header('location', `${this.config.publicUrl}/v1/orgs/${organizationId}`);
+    return presentOrganization(this.config, (await this.identity.organization(organizationId))!, 'admin');
+  }
+
+  @Get(':organizationId')
+  async get(@Param('organizationId') organizationId: string, @CurrentCaller() caller: Caller) {
+    const { org, role } = await this.visible(organizationId, caller);
+    return presentOrganization(this.config, org, role);
+  }
+
+  @Get(':organizationId/members')
+  async members(@Param('organizationId') organizationId: string, @Query() query: unknown, @CurrentCaller() caller: Caller) {
+    await this.visible(organizationId, caller);
+    const q = parseInput(listMembersQuery, query, 'query');
+    const page = await this.identity.members(organizationId, q);
+    return { ...page, items: page.items.map((m) => presentMember(this.config, m, { private: caller.instanceAdmin })) };
+  }
+
+  /** GitBook's updateMemberInOrganizationById; adds the user as a member when absent. */
+  @Patch(':organizationId/members/:userId')
+  async setRole(@Param('organizationId') organizationId: string, @Param('userId') userId: string, @Body() body: unknown, @CurrentCaller() caller: Caller) {
+    const { role } = await this.visible(organizationId, caller);
+    if (role !== 'admin') throw new DomainError('forbidden', 'Only organization admins can change members');
+    parseInput(entityId, userId, 'userId');
+    const input = parseInput(setMemberRoleBody, body);
+    if (!(await this.identity.user(userId))) throw notFound('User not found');
+    await this.commands.execute(new SetMemberRoleCommand(organizationId, userId, input.role, caller.user.id));
+    return presentMember(this.config, (await this.identity.member(organizationId, userId))!, { private: caller.instanceAdmin });
+  }
+
+  /** Members see their organization; others get 404 (its existence is not revealed). */
+  private async visible(organizationId: string, caller: Caller) {
+    const org = await this.identity.organization(organizationId);
+    const memberRole = org ? await this.identity.memberRole(organizationId, caller.user.id) : undefined;
+    const role: Role | null = caller.instanceAdmin ? 'admin' : isRole(memberRole) ? memberRole : null;
+    if (!org || !role) throw notFound('Organization not found');
+    return { org, role };
+  }
+}

@@ -1,0 +1,88 @@
+import Redis from 'ioredis';
+import { Db } from '@quire/platform/db/db';
+import { openDb } from '@quire/platform/db/open-db';
+import { QuireConfig } from '@quire/platform/config/config';
+import { createLogger, Logger } from '@quire/platform/logging/logger';
+import { EventStore } from '@quire/event-store/event-store.port';
+import { Projector } from '@quire/projections/projector';
+import { CommandExecutor } from '@quire/projections/command-executor';
+import { ALL_PROJECTIONS } from './all-projections';
+import { openEventStore } from './open-event-store';
+import { createUpcasters } from './upcasters';
+
+export interface RuntimeOptions {
+  /** Run projection runners in this process (all-in-one, worker); otherwise only follow checkpoints. */
+  runProjections: boolean;
+  /** Connect to Redis (API and worker); the CLI's replay does not need it. */
+  redis: boolean;
+}
+
+/** Every long-lived connection of a process, opened in order and closed in reverse. */
+export class Runtime {
+  private constructor(
+    readonly config: QuireConfig,
+    readonly logger: Logger,
+    readonly db: Db,
+    readonly store: EventStore,
+    readonly projector: Projector,
+    readonly executor: CommandExecutor,
+    readonly redis: Redis | undefined,
+  ) {}
+
+  static async start(config: QuireConfig, opts: RuntimeOptions, logger = createLogger({ level: config.logLevel, pretty: config.logPretty })): Promise<Runtime> {
+    let redis: Redis | undefined;
+    if (opts.redis) redis = await connectRedis(config.redisUrl, logger);
+    const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 24 });
+    try {
+      await db.query('SELECT 1');
+    } catch (err: any) {
+      await redis?.quit().catch(() => undefined);
+      throw new StartupError(`Cannot reach PostgreSQL at ${redactUrl(config.databaseUrl)}: ${err.message}`);
+    }
+    const store = await openEventStore(db, config.eventStoreUrl, createUpcasters());
+    const projector = new Projector(db, store, ALL_PROJECTIONS, logger.child({ component: 'projector' }));
+    await projector.prepare();
+    await projector.startObserving();
+    if (opts.runProjections) await projector.startRunning();
+    const executor = new CommandExecutor(store, projector, () => new Date(), config.commandTimeoutMs);
+    return new Runtime(config, logger, db, store, projector, executor, redis);
+  }
+
+  async stop(): Promise<void> {
+    await this.projector.stop();
+    await this.store.close();
+    await this.db.close();
+    await this.redis?.quit().catch(() => undefined);
+  }
+}
+
+export class StartupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StartupError';
+  }
+}
+
+async function connectRedis(url: string, logger: Logger): Promise<Redis> {
+  const redis = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: true, connectTimeout: 3000, retryStrategy: (n) => Math.min(n * 200, 2000) });
+  redis.on('error', (err) => logger.debug({ err: err.message }, 'redis connection error'));
+  try {
+    await Promise.race([redis.connect(), new Promise((_, reject) => setTimeout(() => reject(new Error('timed out')), 4000))]);
+    await redis.ping();
+  } catch (err: any) {
+    redis.disconnect();
+    throw new StartupError(`Cannot reach Redis at ${redactUrl(url)} (${err.message}). Start Redis or set REDIS_URL.`);
+  }
+  return redis;
+}
+
+export function redactUrl(url: string | undefined): string {
+  if (!url) return '(embedded)';
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(invalid url)';
+  }
+}

@@ -1,0 +1,5 @@
+export * from './projection';
+export * from './projection-registry';
+export * from './projector';
+export * from './rebuild';
+export * from './command-executor';

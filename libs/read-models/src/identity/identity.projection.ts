@@ -1,0 +1,57 @@
+import { Projection } from '@quire/projections/projection';
+
+/** Users, their access tokens (hashes only), organizations and memberships. */
+export const identityProjection: Projection = {
+  name: 'identity',
+  version: 1,
+  tables: ['rm_users', 'rm_access_tokens', 'rm_organizations', 'rm_organization_members'],
+  handles: ['UserCreated', 'AccessTokenCreated', 'OrganizationCreated', 'OrganizationMemberRoleSet', 'OrganizationMemberRemoved'],
+  schema: (t) => `
+    CREATE TABLE ${t('rm_users')} (
+      id text PRIMARY KEY, display_name text NOT NULL, email text NOT NULL, photo_url text,
+      instance_admin boolean NOT NULL, created_at timestamptz NOT NULL);
+    CREATE UNIQUE INDEX rm_users_email ON ${t('rm_users')} (lower(email));
+    CREATE TABLE ${t('rm_access_tokens')} (
+      id text PRIMARY KEY, user_id text NOT NULL, token_hash text NOT NULL UNIQUE, label text, created_at timestamptz NOT NULL);
+    CREATE TABLE ${t('rm_organizations')} (
+      id text PRIMARY KEY, title text NOT NULL, hostname text UNIQUE, created_by text NOT NULL, created_at timestamptz NOT NULL);
+    CREATE TABLE ${t('rm_organization_members')} (
+      organization_id text NOT NULL, user_id text NOT NULL, role text NOT NULL, joined_at timestamptz NOT NULL,
+      PRIMARY KEY (organization_id, user_id));
+    CREATE INDEX rm_organization_members_user ON ${t('rm_organization_members')} (user_id);
+  `,
+  async apply(event, tx, t) {
+    const d = event.data as any;
+    switch (event.type) {
+      case 'UserCreated':
+        await tx.query(
+          `INSERT INTO ${t('rm_users')} (id, display_name, email, photo_url, instance_admin, created_at) VALUES ($1,$2,$3,$4,$5,$6)
+           ON CONFLICT (id) DO NOTHING`,
+          [d.userId, d.displayName, d.email, d.photoURL ?? null, d.instanceAdmin, d.createdAt],
+        );
+        break;
+      case 'AccessTokenCreated':
+        await tx.query(
+          `INSERT INTO ${t('rm_access_tokens')} (id, user_id, token_hash, label, created_at) VALUES ($1,$2,$3,$4,$5) ON CONFLICT (id) DO NOTHING`,
+          [d.tokenId, d.userId, d.tokenHash, d.label ?? null, d.createdAt],
+        );
+        break;
+      case 'OrganizationCreated':
+        await tx.query(
+          `INSERT INTO ${t('rm_organizations')} (id, title, hostname, created_by, created_at) VALUES ($1,$2,$3,$4,$5) ON CONFLICT (id) DO NOTHING`,
+          [d.organizationId, d.title, d.hostname ?? null, d.createdBy, d.createdAt],
+        );
+        break;
+      case 'OrganizationMemberRoleSet':
+        await tx.query(
+          `INSERT INTO ${t('rm_organization_members')} (organization_id, user_id, role, joined_at) VALUES ($1,$2,$3,$4)
+           ON CONFLICT (organization_id, user_id) DO UPDATE SET role = EXCLUDED.role`,
+          [d.organizationId, d.userId, d.role, d.at],
+        );
+        break;
+      case 'OrganizationMemberRemoved':
+        await tx.query(`DELETE FROM ${t('rm_organization_members')} WHERE organization_id = $1 AND user_id = $2`, [d.organizationId, d.userId]);
+        break;
+    }
+  },
+};

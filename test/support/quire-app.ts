@@ -1,0 +1,90 @@
+import { mkdtempSync, rmSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { GitBookAPI } from '@gitbook/api';
+import { loadConfig, QuireConfig } from '@quire/platform/config/config';
+import { startApi, StartedApi } from '../../apps/api/src/bootstrap';
+import { WorkerModule } from '../../apps/worker/src/worker.module';
+import { createTestDatabase, TEST_REDIS_URL, TestDatabase, uniquePrefix } from './databases';
+import { validatingFetch } from './openapi';
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
+
+export interface TestQuire {
+  url: string;
+  config: QuireConfig;
+  started: StartedApi;
+  /** Every response of every client below that broke GitBook's OpenAPI schema. */
+  violations: string[];
+  admin: GitBookAPI;
+  client(token?: string): GitBookAPI;
+  /** Raw HTTP for what the client cannot express (bad JSON, unknown routes...). */
+  http(method: string, path: string, opts?: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
+  createUser(displayName?: string): Promise<{ id: string; token: string; api: GitBookAPI }>;
+  close(): Promise<void>;
+}
+
+/** The whole system (API + worker + projector) on a fresh database, Redis prefix and data dir. */
+export async function startTestQuire(overrides: Partial<QuireConfig> = {}): Promise<TestQuire> {
+  const database: TestDatabase = await createTestDatabase('quire_e2e');
+  const dataDir = mkdtempSync(join(tmpdir(), 'quire-e2e-'));
+  const config = loadConfig(
+    { LOG_LEVEL: 'warn' },
+    {
+      port: 0,
+      host: '127.0.0.1',
+      dataDir,
+      databaseUrl: database.url,
+      redisUrl: TEST_REDIS_URL,
+      queuePrefix: uniquePrefix('e2e'),
+      adminToken: ADMIN_TOKEN,
+      ...overrides,
+    },
+  );
+  const started = await startApi(config, { runProjections: true, redis: true, extraModules: () => [WorkerModule] });
+  const url = started.url;
+  config.publicUrl = config.publicUrl;
+  const violations: string[] = [];
+  const client = (token?: string) => new GitBookAPI({ endpoint: url, authToken: token, serviceBinding: validatingFetch(violations) as any });
+  let users = 0;
+  const self: TestQuire = {
+    url,
+    config,
+    started,
+    violations,
+    admin: client(ADMIN_TOKEN),
+    client,
+    async http(method, path, opts = {}) {
+      const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+      if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+      let body: string | undefined = opts.rawBody;
+      if (opts.body !== undefined) {
+        body = JSON.stringify(opts.body);
+        headers['content-type'] = 'application/json';
+      } else if (body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
+      const res = await fetch(url + path, { method, headers, body });
+      const text = await res.text();
+      let parsed: any = text;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        /* not JSON */
+      }
+      return { status: res.status, body: parsed, headers: res.headers };
+    },
+    async createUser(displayName = `User ${++users}`) {
+      const email = `${displayName.toLowerCase().replace(/\W+/g, '.')}.${Date.now()}.${Math.random().toString(36).slice(2, 6)}@example.com`;
+      const created = await self.http('POST', '/v1/users', { token: ADMIN_TOKEN, body: { displayName, email } });
+      if (created.status !== 201) throw new Error(`createUser: ${created.status} ${JSON.stringify(created.body)}`);
+      const token = await self.http('POST', `/v1/users/${created.body.id}/tokens`, { token: ADMIN_TOKEN, body: {} });
+      if (token.status !== 201) throw new Error(`createToken: ${token.status} ${JSON.stringify(token.body)}`);
+      return { id: created.body.id, token: token.body.token, api: client(token.body.token) };
+    },
+    async close() {
+      await started.close();
+      await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return self;
+}
