@@ -1,5 +1,6 @@
 import Redis from 'ioredis';
 import { Db } from '@quire/platform/db/db';
+import { withTimeout } from '@quire/platform/timeout';
 import { openDb } from '@quire/platform/db/open-db';
 import { QuireConfig } from '@quire/platform/config/config';
 import { createLogger, Logger } from '@quire/platform/logging/logger';
@@ -67,7 +68,7 @@ async function connectRedis(url: string, logger: Logger): Promise<Redis> {
   const redis = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: true, connectTimeout: 3000, retryStrategy: (n) => Math.min(n * 200, 2000) });
   redis.on('error', (err) => logger.debug({ err: err.message }, 'redis connection error'));
   try {
-    await Promise.race([redis.connect(), new Promise((_, reject) => setTimeout(() => reject(new Error('timed out')), 4000))]);
+    await withTimeout(redis.connect(), 4000);
     await redis.ping();
   } catch (err: any) {
     redis.disconnect();

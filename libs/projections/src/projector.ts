@@ -152,8 +152,10 @@ export class Projector {
             throw err;
           }
         }
-        await this.registry.setPosition(name, last, tx);
-        return last;
+        // After a rebuild swapped tables in, the row may be ahead of this batch: never move it back.
+        const next = comparePositions(last, from) > 0 ? last : from;
+        await this.registry.setPosition(name, next, tx);
+        return next;
       }).catch(async (err) => {
         if (!failed) throw err; // infrastructure trouble: the subscription retries the batch
         const reason = `event ${failed.event.id} (${failed.event.type}.v${failed.event.schemaVersion} at ${formatPosition(failed.event.position)}): ${

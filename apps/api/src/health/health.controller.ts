@@ -3,6 +3,7 @@ import { FastifyReply } from 'fastify';
 import Redis from 'ioredis';
 import { Runtime } from '@quire/infrastructure/runtime';
 import { REDIS } from '@quire/infrastructure/tokens';
+import { withTimeout } from '@quire/platform/timeout';
 import { Public } from '../http/auth';
 
 /** Liveness (the process answers) and readiness (PostgreSQL, Redis, projector lag). */
@@ -39,7 +40,7 @@ export class HealthController {
 
 async function probe(fn: () => Promise<unknown>): Promise<{ status: 'up' | 'down'; error?: string }> {
   try {
-    await Promise.race([fn(), new Promise((_, reject) => setTimeout(() => reject(new Error('timed out')), 2000))]);
+    await withTimeout(fn(), 2000);
     return { status: 'up' };
   } catch (err: any) {
     return { status: 'down', error: err.message };

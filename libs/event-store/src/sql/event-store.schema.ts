@@ -50,7 +50,6 @@ BEGIN
   INSERT INTO quire_events (stream_id, stream_version, event_id, type, schema_version, data, metadata)
   SELECT p_stream, v_new - n + i, p_ids[i], p_types[i], p_versions[i], p_data[i], p_meta[i]
   FROM generate_subscripts(p_ids, 1) AS i;
-  PERFORM pg_notify('quire_events', '');
   RETURN QUERY SELECT false, v_new, pg_current_xact_id()::text, currval(pg_get_serial_sequence('quire_events', 'global_position'));
 END;
 $$;

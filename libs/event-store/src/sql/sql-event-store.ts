@@ -83,7 +83,23 @@ export class SqlEventStore implements EventStore {
       throw new WrongExpectedVersionError(streamId, expectedVersion, Number(row.version));
     }
     this.appended.emit('appended');
+    this.notifyOtherProcesses();
     return { nextVersion: Number(row.version), position: { commit: BigInt(row.tx!), prepare: BigInt(row.last_position!) } };
+  }
+
+  private notifyPending = false;
+
+  /**
+   * Wakes subscribers in other processes. Coalesced and sent after the append commits: a
+   * NOTIFY inside the append would serialise every commit on the notification queue lock.
+   */
+  private notifyOtherProcesses(): void {
+    if (this.notifyPending || this.db.kind === 'pglite') return;
+    this.notifyPending = true;
+    setTimeout(() => {
+      this.notifyPending = false;
+      this.db.query(`SELECT pg_notify('quire_events', '')`).catch(() => undefined);
+    }, 2).unref();
   }
 
   private async existingAppend(streamId: string, ids: string[], expected: ExpectedVersion): Promise<AppendResult> {

@@ -1,4 +1,5 @@
-import { PGlite } from '@electric-sql/pglite';
+import { AsyncLocalStorage } from 'async_hooks';
+import { PGlite, Transaction } from '@electric-sql/pglite';
 import { Db, Queryable, QueryResult } from './db';
 import { quoteIdent } from './pg-db';
 
@@ -8,6 +9,11 @@ import { quoteIdent } from './pg-db';
  */
 export class PgliteDb implements Db {
   readonly kind = 'pglite' as const;
+  /**
+   * PGlite has one session. A query issued from inside a transaction's callback (say, the event
+   * store read during a rebuild's swap) must join that transaction, or it would wait for it forever.
+   */
+  private readonly current = new AsyncLocalStorage<Transaction>();
 
   private constructor(private readonly pg: PGlite) {}
 
@@ -18,7 +24,7 @@ export class PgliteDb implements Db {
   }
 
   async query<R>(sql: string, params?: unknown[]): Promise<QueryResult<R>> {
-    const r = await this.pg.query<R>(sql, params as any[]);
+    const r = await (this.current.getStore() ?? this.pg).query<R>(sql, params as any[]);
     return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
   }
 
@@ -27,13 +33,15 @@ export class PgliteDb implements Db {
   }
 
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    const outer = this.current.getStore();
+    if (outer) return fn(this);
     return this.pg.transaction(async (tx) =>
-      fn({
+      this.current.run(tx, () => fn({
         async query<R>(sql: string, params?: unknown[]) {
           const r = await tx.query<R>(sql, params as any[]);
           return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
         },
-      }),
+      })),
     );
   }
 

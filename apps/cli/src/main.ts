@@ -1,0 +1,46 @@
+import 'reflect-metadata';
+import { loadConfig } from '@quire/platform/config/config';
+import { Runtime } from '@quire/infrastructure/runtime';
+import { replay } from './replay/replay.command';
+
+const USAGE = `Usage: npm run cli -- <command>
+
+Commands:
+  replay [projection...]   Rebuild read models (all, or the named ones) from the events
+  projections              Show each projection's version, checkpoint and health
+`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...args] = argv;
+  if (!command || command === 'help' || command === '--help') {
+    process.stdout.write(USAGE);
+    return command ? 0 : 2;
+  }
+  const config = loadConfig();
+  const runtime = await Runtime.start(config, { runProjections: false, redis: false });
+  try {
+    switch (command) {
+      case 'replay':
+        await replay(runtime, args);
+        return 0;
+      case 'projections':
+        for (const s of await runtime.projector.status()) {
+          process.stdout.write(`${s.name.padEnd(16)} v${s.version}  ${s.status.padEnd(9)} at ${s.position}${s.error ? `  error: ${s.error}` : ''}\n`);
+        }
+        return 0;
+      default:
+        process.stderr.write(`Unknown command: ${command}\n\n${USAGE}`);
+        return 2;
+    }
+  } finally {
+    await runtime.stop();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err) => {
+    process.stderr.write(`quire cli: ${err?.message ?? err}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,28 @@
+/**
+ * `npm run bench -- <name...>`: runs benchmarks that print their figures. With no name, lists
+ * them. Each module exports `run(): Promise<void>`.
+ */
+const BENCHES: Record<string, () => Promise<{ run(): Promise<void> }>> = {
+  'event-store': () => import('./event-store'),
+};
+
+async function main(names: string[]): Promise<void> {
+  if (names.length === 0) {
+    process.stdout.write(`Usage: npm run bench -- <${Object.keys(BENCHES).join('|')}>...\n`);
+    return;
+  }
+  for (const name of names) {
+    const load = BENCHES[name];
+    if (!load) throw new Error(`Unknown benchmark ${name}; known: ${Object.keys(BENCHES).join(', ')}`);
+    process.stdout.write(`# ${name}\n`);
+    await (await load()).run();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  () => process.exit(0),
+  (err) => {
+    process.stderr.write(`bench: ${err?.stack ?? err}\n`);
+    process.exit(1);
+  },
+);
