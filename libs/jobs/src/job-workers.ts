@@ -1,0 +1,47 @@
+import { Job, UnrecoverableError, Worker } from 'bullmq';
+import Redis from 'ioredis';
+import type { Logger } from '@quire/platform/logging/logger';
+import { QueueName } from './queues';
+
+export { UnrecoverableError };
+
+export type Processor<T = any, R = any> = (job: Job<T>) => Promise<R>;
+
+/**
+ * Consumer side: one BullMQ Worker per queue. `close()` stops taking jobs and waits for the
+ * active ones to finish; a job cut off by a crash is returned to the queue by BullMQ's
+ * stalled-job check and runs again (processors are idempotent by job id).
+ */
+export class JobWorkers {
+  private readonly workers: Worker[] = [];
+  private readonly ownConnections: Redis[] = [];
+
+  constructor(
+    private readonly connection: Redis,
+    private readonly prefix: string,
+    private readonly logger: Logger,
+  ) {}
+
+  register<T, R>(queue: QueueName, processor: Processor<T, R>, opts: { concurrency?: number } = {}): Worker<T, R> {
+    const connection = this.connection.duplicate({ maxRetriesPerRequest: null });
+    this.ownConnections.push(connection);
+    const worker = new Worker<T, R>(queue, processor, {
+      connection,
+      prefix: this.prefix,
+      concurrency: opts.concurrency ?? 1,
+      lockDuration: 60_000,
+    });
+    worker.on('failed', (job, err) =>
+      this.logger.warn({ queue, jobId: job?.id, attempt: job?.attemptsMade, err: err.message }, 'job failed'),
+    );
+    worker.on('completed', (job) => this.logger.info({ queue, jobId: job.id, ms: (job.finishedOn ?? 0) - (job.processedOn ?? 0) }, 'job completed'));
+    worker.on('error', (err) => this.logger.error({ queue, err: err.message }, 'worker error'));
+    this.workers.push(worker as Worker);
+    return worker;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.close()));
+    await Promise.all(this.ownConnections.map((c) => c.quit().catch(() => undefined)));
+  }
+}
