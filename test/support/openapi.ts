@@ -91,7 +91,7 @@ export function validateSchema(schemaName: string, value: unknown): string[] {
 /** A fetch for the official client that fails the test when a response breaks GitBook's schema. */
 export function validatingFetch(violations: string[]) {
   return {
-    async fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+    async fetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
       const response = await fetch(input as any, init);
       const url = new URL(typeof input === 'string' ? input : (input as any).url ?? String(input));
       const path = url.pathname.replace(/^\/v1/, '');

@@ -7,3 +7,4 @@ export * from './user/user.decide';
 export * from './organization/organization.events';
 export * from './organization/organization.state';
 export * from './organization/organization.decide';
+export * from './revision/page-tree';

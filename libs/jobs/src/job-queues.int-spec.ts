@@ -26,7 +26,7 @@ describe('job queues (real Redis)', () => {
 
   it('enqueues idempotently by event id and returns the job result to a waiter', async () => {
     let runs = 0;
-    workers.register(QUEUES.changeRequestMerge, async (job) => {
+    workers.register<{ changeRequestId: string }, { merged: string }>(QUEUES.changeRequestMerge, async (job) => {
       runs++;
       return { merged: job.data.changeRequestId };
     });
