@@ -1,4 +1,4 @@
-import { Job, JobsOptions, Queue, QueueEvents } from 'bullmq';
+import { Job, JobsOptions, Queue } from 'bullmq';
 import Redis from 'ioredis';
 import { QueueName, QUEUES } from './queues';
 
@@ -16,8 +16,6 @@ export const DEFAULT_JOB_OPTIONS: JobsOptions = {
  */
 export class JobQueues {
   private readonly queues = new Map<QueueName, Queue>();
-  private readonly events = new Map<QueueName, QueueEvents>();
-  private readonly ownConnections: Redis[] = [];
 
   constructor(
     private readonly connection: Redis,
@@ -41,27 +39,54 @@ export class JobQueues {
     return this.queue(name).add(name, data, { ...opts, jobId });
   }
 
-  /** Waits for a job to finish (bounded); resolves with its return value, rejects with its failure. */
+  /**
+   * Waits for a job to finish (bounded): resolves with its return value, rejects with its
+   * failure reason. Polls the job's state, which cannot miss a job that finished before the
+   * wait began (a QueueEvents listener can).
+   */
   async waitFor<R>(name: QueueName, job: Job, timeoutMs: number): Promise<R> {
-    let qe = this.events.get(name);
-    if (!qe) {
-      const connection = this.connection.duplicate();
-      this.ownConnections.push(connection);
-      qe = new QueueEvents(name, { connection, prefix: this.prefix });
-      this.events.set(name, qe);
-      await qe.waitUntilReady();
+    const deadline = Date.now() + timeoutMs;
+    let interval = 10;
+    for (;;) {
+      const current = await Job.fromId(this.queue(name), job.id!);
+      if (!current) throw new JobVanishedError(job.id!);
+      if (current.finishedOn) {
+        if (current.failedReason && (await current.isFailed())) throw new JobFailedError(job.id!, current.failedReason);
+        if (await current.isCompleted()) return current.returnvalue as R;
+      }
+      if (Date.now() >= deadline) throw new JobWaitTimeoutError(job.id!, timeoutMs);
+      await new Promise((r) => setTimeout(r, interval));
+      interval = Math.min(interval * 2, 100);
     }
-    return job.waitUntilFinished(qe, timeoutMs) as Promise<R>;
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.events.values()].map((e) => e.close()));
     await Promise.all([...this.queues.values()].map((q) => q.close()));
-    await Promise.all(this.ownConnections.map((c) => c.quit().catch(() => undefined)));
   }
 }
 
 /** A job id from the id of the event that asked for the work (BullMQ ids may not contain ':'). */
 export function jobIdFor(eventId: string): string {
   return `ev-${eventId.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+}
+
+export class JobFailedError extends Error {
+  readonly code = 'job_failed';
+  constructor(readonly jobId: string, readonly reason: string) {
+    super(reason);
+  }
+}
+
+export class JobWaitTimeoutError extends Error {
+  readonly code = 'job_wait_timeout';
+  constructor(readonly jobId: string, readonly timeoutMs: number) {
+    super(`Job ${jobId} did not finish within ${timeoutMs} ms; it goes on in the background`);
+  }
+}
+
+export class JobVanishedError extends Error {
+  readonly code = 'job_vanished';
+  constructor(readonly jobId: string) {
+    super(`Job ${jobId} is no longer in the queue`);
+  }
 }

@@ -22,18 +22,22 @@ describe('Projector', () => {
   let store: SqlEventStore;
   const count = async (stream: string) => (await db.query<{ n: number }>(`SELECT n FROM rm_counter WHERE stream = $1`, [stream])).rows[0]?.n ?? 0;
 
+  const running: Projector[] = [];
+  const started = (p: Projector) => (running.push(p), p);
+
   beforeEach(async () => {
     database = await createTestDatabase();
     db = new PgDb(database.url);
     store = await SqlEventStore.create(db);
   });
   afterEach(async () => {
+    await Promise.all(running.splice(0).map((p) => p.stop().catch(() => undefined)));
     await db.close();
     await database.drop();
   });
 
   it('applies events and lets a writer wait for its position (read-your-writes)', async () => {
-    const projector = new Projector(db, store, [counter()]);
+    const projector = started(new Projector(db, store, [counter()]));
     await projector.prepare();
     await projector.startObserving();
     await projector.startRunning();
@@ -44,8 +48,8 @@ describe('Projector', () => {
   });
 
   it('runs each projection in one process only, and another takes over when it stops', async () => {
-    const a = new Projector(db, store, [counter()]);
-    const b = new Projector(db, store, [counter()]);
+    const a = started(new Projector(db, store, [counter()]));
+    const b = started(new Projector(db, store, [counter()]));
     for (const p of [a, b]) {
       await p.prepare();
       await p.startObserving();
@@ -62,11 +66,12 @@ describe('Projector', () => {
   });
 
   it('stops a projection on a poison event, reports it, and never skips it', async () => {
-    const projector = new Projector(db, store, [counter(1, 'Poison')]);
+    const projector = started(new Projector(db, store, [counter(1, 'Poison')]));
     await projector.prepare();
     await projector.startObserving();
     await projector.startRunning();
-    await store.append('s3', [{ type: 'Counted', data: {} }], 'no_stream');
+    const first = await store.append('s3', [{ type: 'Counted', data: {} }], 'no_stream');
+    await projector.waitFor(first.position, ['Counted'], 5000);
     const { position } = await store.append('s3', [{ type: 'Poison', data: {} }, { type: 'Counted', data: {} }], 1);
     await expect(projector.waitFor(position, ['Counted'], 5000)).rejects.toBeInstanceOf(ProjectionFailedError);
     const [status] = await projector.status();
@@ -79,7 +84,7 @@ describe('Projector', () => {
   });
 
   it('rebuilds a projection whose version changed at start', async () => {
-    const v1 = new Projector(db, store, [counter(1)]);
+    const v1 = started(new Projector(db, store, [counter(1)]));
     await v1.prepare();
     await v1.startObserving();
     await v1.startRunning();
@@ -88,7 +93,7 @@ describe('Projector', () => {
     await v1.stop();
     await db.query(`UPDATE rm_counter SET n = 99`); // a v1 quirk the rebuild must wash out
 
-    const v2 = new Projector(db, store, [counter(2)]);
+    const v2 = started(new Projector(db, store, [counter(2)]));
     await v2.prepare();
     expect(await count('s4')).toBe(2);
     expect((await v2.status())[0]).toMatchObject({ version: 2, status: 'running' });

@@ -255,6 +255,7 @@ export class Projector {
   }
 
   async stop(): Promise<void> {
+    if (this.stopped) return;
     this.stopped = true;
     clearInterval(this.pollTimer);
     clearInterval(this.lockTimer);
