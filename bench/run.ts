@@ -4,6 +4,9 @@
  */
 const BENCHES: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   'event-store': () => import('./event-store'),
+  'markdown-parse': () => import('./markdown-parse'),
+  'get-space': () => import('./get-space'),
+  'import-pipeline': () => import('./import-pipeline'),
 };
 
 async function main(names: string[]): Promise<void> {

@@ -1,10 +1,9 @@
-import { ALL_PROJECTIONS } from '@quire/infrastructure/all-projections';
 import { replay } from '../../apps/cli/src/replay/replay.command';
 import { startTestQuire, TestQuire } from '../support/quire-app';
 
 async function snapshot(q: TestQuire): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};
-  for (const p of ALL_PROJECTIONS) {
+  for (const p of q.started.runtime.projector.projections) {
     for (const table of p.tables) {
       const r = await q.started.runtime.db.query(`SELECT * FROM ${table}`);
       out[table] = r.rows.map((row) => JSON.stringify(row)).sort();

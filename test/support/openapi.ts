@@ -12,8 +12,18 @@ interface Operation {
 
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
 addFormats(ajv);
-for (const f of ['emoji', 'markdown', 'hostname-or-url', 'int32', 'int64', 'float', 'double', 'color']) ajv.addFormat(f, true);
-ajv.addSchema({ $id: 'gitbook', components: { schemas: (spec as any).components.schemas } });
+for (const f of ['emoji', 'icon', 'markdown', 'hostname-or-url', 'int32', 'int64', 'float', 'double', 'color']) ajv.addFormat(f, true);
+const schemas = structuredClone((spec as any).components.schemas);
+/*
+ * The one deliberate change to GitBook's spec: `Document`'s "Empty" variant declares
+ * `additionalProperties: false`, but it is only ever used inside `allOf` with a page's other
+ * properties, so no page without a body (GitBook's own revision trees carry `documentId`
+ * only) could match it. It is read here as meant: "neither markdown nor document".
+ */
+const documentVariants = schemas.Document.oneOf as any[];
+const empty = documentVariants.findIndex((v) => v.title === 'Empty');
+if (empty >= 0) documentVariants[empty] = { title: 'Empty', not: { anyOf: [{ required: ['markdown'] }, { required: ['document'] }] } };
+ajv.addSchema({ $id: 'gitbook', components: { schemas } });
 
 function rebase(node: any): any {
   if (Array.isArray(node)) return node.map(rebase);

@@ -4,6 +4,10 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { InfrastructureModule } from '@quire/infrastructure/infrastructure.module';
 import { Runtime } from '@quire/infrastructure/runtime';
 import { AuthGuard } from './http/auth';
+import { GitSyncController } from './git-sync/git-sync.controller';
+import { ImportGitRepositoryHandler } from './git-sync/import-git-repository/import-git-repository.handler';
+import { SpaceContentController } from './content/space-content.controller';
+import { ContentReader } from './content/content-reader';
 import { GitBookErrorFilter } from './http/error.filter';
 import { HealthController } from './health/health.controller';
 import { UsersController } from './identity/users.controller';
@@ -12,8 +16,23 @@ import { CreateAccessTokenHandler } from './identity/create-access-token/create-
 import { OrganizationsController } from './organizations/organizations.controller';
 import { CreateOrganizationHandler } from './organizations/create-organization/create-organization.handler';
 import { SetMemberRoleHandler } from './organizations/set-member-role/set-member-role.handler';
+import { AccessService } from './permissions/access.service';
+import { SpacesController } from './spaces/spaces.controller';
+import { CreateSpaceHandler } from './spaces/create-space/create-space.handler';
+import { UpdateSpaceHandler } from './spaces/update-space/update-space.handler';
+import { DuplicateSpaceHandler } from './spaces/duplicate-space/duplicate-space.handler';
+import { DeleteSpaceHandler } from './spaces/delete-space/delete-space.handler';
+import { RestoreSpaceHandler } from './spaces/restore-space/restore-space.handler';
+import { CollectionsController } from './collections/collections.controller';
+import { CreateCollectionHandler } from './collections/create-collection/create-collection.handler';
+import { UpdateCollectionHandler } from './collections/update-collection/update-collection.handler';
+import { PermissionsController } from './permissions/permissions.controller';
+import { SetSpacePermissionsHandler } from './permissions/set-space-permissions/set-space-permissions.handler';
+import { SetCollectionPermissionsHandler } from './permissions/set-collection-permissions/set-collection-permissions.handler';
 
-const commandHandlers = [CreateUserHandler, CreateAccessTokenHandler, CreateOrganizationHandler, SetMemberRoleHandler];
+const commandHandlers = [ImportGitRepositoryHandler, CreateUserHandler, CreateAccessTokenHandler, CreateOrganizationHandler, SetMemberRoleHandler,
+  CreateSpaceHandler, UpdateSpaceHandler, DuplicateSpaceHandler, DeleteSpaceHandler, RestoreSpaceHandler,
+  CreateCollectionHandler, UpdateCollectionHandler, SetSpacePermissionsHandler, SetCollectionPermissionsHandler];
 
 /** The HTTP API on /v1. `extra` lets the all-in-one process mount the worker beside it. */
 @Module({})
@@ -22,9 +41,11 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [InfrastructureModule.forRuntime(runtime), CqrsModule.forRoot(), ...extra],
-      controllers: [HealthController, UsersController, OrganizationsController],
+      controllers: [HealthController, UsersController, OrganizationsController, SpacesController, CollectionsController, PermissionsController, SpaceContentController, GitSyncController],
       providers: [
+        ContentReader,
         ...commandHandlers,
+        AccessService,
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: GitBookErrorFilter },
       ],

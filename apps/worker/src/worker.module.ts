@@ -1,8 +1,11 @@
 import { Module } from '@nestjs/common';
+import { GitImportProcessor } from './git-import/git-import.processor';
 
 /**
  * BullMQ processors (git import, change-request merge and update). Mounted by the worker
- * process and by the all-in-one process.
+ * process and by the all-in-one process; closing the module lets active jobs finish.
  */
-@Module({})
+@Module({
+  providers: [GitImportProcessor],
+})
 export class WorkerModule {}

@@ -1,5 +1,19 @@
 import { Projection } from '@quire/projections/projection';
 import { identityProjection } from '@quire/read-models/identity/identity.projection';
+import { spacesProjection } from '@quire/read-models/spaces/spaces.projection';
+import { collectionsProjection } from '@quire/read-models/collections/collections.projection';
+import { permissionsProjection } from '@quire/read-models/permissions/permissions.projection';
+
+import { ContentStore } from '@quire/content/store';
+import { contentProjection } from '@quire/read-models/content/content.projection';
+import { gitImportsProjection } from '@quire/read-models/git-imports/git-imports.projection';
+
+export interface ProjectionDeps {
+  /** Page bytes, for read models that need page text (content, search). */
+  contentStore: ContentStore;
+}
 
 /** Every read model of the product; the projector runs them, `replay` rebuilds them. */
-export const ALL_PROJECTIONS: Projection[] = [identityProjection];
+export function allProjections(deps: ProjectionDeps): Projection[] {
+  return [identityProjection, spacesProjection, collectionsProjection, permissionsProjection, contentProjection(deps.contentStore), gitImportsProjection];
+}

@@ -1,8 +1,15 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { IdentityQueries } from '@quire/read-models/identity/identity.queries';
 import { CommandExecutor } from '@quire/projections/command-executor';
+import { ContentStore } from '@quire/content/store';
+import { JobQueues } from '@quire/jobs/job-queues';
+import { ContentQueries } from '@quire/read-models/content/content.queries';
+import { GitImportQueries } from '@quire/read-models/git-imports/git-imports.queries';
 import { Runtime } from './runtime';
 import { DB, EVENT_STORE, LOGGER, PROJECTOR, QUIRE_CONFIG, REDIS } from './tokens';
+import { SpaceQueries } from '@quire/read-models/spaces/spaces.queries';
+import { CollectionQueries } from '@quire/read-models/collections/collections.queries';
+import { AccessQueries } from '@quire/read-models/permissions/permissions.queries';
 
 /** Exposes one process's Runtime (connections, projector, executor) to Nest's container. */
 @Global()
@@ -13,6 +20,10 @@ export class InfrastructureModule {
       module: InfrastructureModule,
       providers: [
         { provide: Runtime, useValue: runtime },
+        { provide: ContentStore, useValue: runtime.contentStore },
+        { provide: JobQueues, useValue: runtime.jobs },
+        { provide: ContentQueries, useValue: new ContentQueries(runtime.db) },
+        { provide: GitImportQueries, useValue: new GitImportQueries(runtime.db) },
         { provide: QUIRE_CONFIG, useValue: runtime.config },
         { provide: LOGGER, useValue: runtime.logger },
         { provide: DB, useValue: runtime.db },
@@ -21,8 +32,11 @@ export class InfrastructureModule {
         { provide: REDIS, useValue: runtime.redis },
         { provide: CommandExecutor, useValue: runtime.executor },
         { provide: IdentityQueries, useValue: new IdentityQueries(runtime.db) },
+        { provide: SpaceQueries, useValue: new SpaceQueries(runtime.db) },
+        { provide: CollectionQueries, useValue: new CollectionQueries(runtime.db) },
+        { provide: AccessQueries, useValue: new AccessQueries(runtime.db) },
       ],
-      exports: [Runtime, QUIRE_CONFIG, LOGGER, DB, EVENT_STORE, PROJECTOR, REDIS, CommandExecutor, IdentityQueries],
+      exports: [Runtime, ContentStore, JobQueues, ContentQueries, GitImportQueries, QUIRE_CONFIG, LOGGER, DB, EVENT_STORE, PROJECTOR, REDIS, CommandExecutor, IdentityQueries, SpaceQueries, CollectionQueries, AccessQueries],
     };
   }
 }

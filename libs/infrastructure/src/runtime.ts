@@ -7,7 +7,9 @@ import { createLogger, Logger } from '@quire/platform/logging/logger';
 import { EventStore } from '@quire/event-store/event-store.port';
 import { Projector } from '@quire/projections/projector';
 import { CommandExecutor } from '@quire/projections/command-executor';
-import { ALL_PROJECTIONS } from './all-projections';
+import { allProjections } from './all-projections';
+import { ContentStore } from '@quire/content/store';
+import { JobQueues } from '@quire/jobs/job-queues';
 import { openEventStore } from './open-event-store';
 import { createUpcasters } from './upcasters';
 
@@ -28,6 +30,9 @@ export class Runtime {
     readonly projector: Projector,
     readonly executor: CommandExecutor,
     readonly redis: Redis | undefined,
+    readonly contentStore: ContentStore,
+    /** Producer side of the job queues (absent in processes without Redis, like the CLI). */
+    readonly jobs: JobQueues | undefined,
   ) {}
 
   static async start(config: QuireConfig, opts: RuntimeOptions, logger = createLogger({ level: config.logLevel, pretty: config.logPretty })): Promise<Runtime> {
@@ -41,15 +46,18 @@ export class Runtime {
       throw new StartupError(`Cannot reach PostgreSQL at ${redactUrl(config.databaseUrl)}: ${err.message}`);
     }
     const store = await openEventStore(db, config.eventStoreUrl, createUpcasters());
-    const projector = new Projector(db, store, ALL_PROJECTIONS, logger.child({ component: 'projector' }));
+    const contentStore = new ContentStore({ dataDir: config.dataDir });
+    const projector = new Projector(db, store, allProjections({ contentStore }), logger.child({ component: 'projector' }));
     await projector.prepare();
     await projector.startObserving();
     if (opts.runProjections) await projector.startRunning();
     const executor = new CommandExecutor(store, projector, () => new Date(), config.commandTimeoutMs);
-    return new Runtime(config, logger, db, store, projector, executor, redis);
+    const jobs = redis ? new JobQueues(redis, config.queuePrefix) : undefined;
+    return new Runtime(config, logger, db, store, projector, executor, redis, contentStore, jobs);
   }
 
   async stop(): Promise<void> {
+    await this.jobs?.close();
     await this.projector.stop();
     await this.store.close();
     await this.db.close();

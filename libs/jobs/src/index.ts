@@ -1,3 +1,4 @@
 export * from './queues';
 export * from './job-queues';
 export * from './job-workers';
+export * from './git-import.job';

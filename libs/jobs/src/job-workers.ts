@@ -5,7 +5,7 @@ import { QueueName } from './queues';
 
 export { UnrecoverableError };
 
-export type Processor<T = any, R = any> = (job: Job<T>) => Promise<R>;
+export type Processor<T = any, R = any> = (job: Job<T>, token?: string) => Promise<R>;
 
 /**
  * Consumer side: one BullMQ Worker per queue. `close()` stops taking jobs and waits for the

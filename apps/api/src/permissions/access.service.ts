@@ -1,0 +1,81 @@
+import { Injectable } from '@nestjs/common';
+import { badRequest, decodeLevel, DomainError, effectiveRole, isRole, notFound, Role, roleAtLeast } from '@quire/domain';
+import { IdentityQueries, OrganizationRow } from '@quire/read-models/identity/identity.queries';
+import { AccessFactsRow, AccessQueries, CollectionAccessRow, SpaceAccessRow } from '@quire/read-models/permissions/permissions.queries';
+import { Caller } from '../http/auth';
+import { entityId, parseInput } from '../http/validation';
+
+/**
+ * The one place that answers "may this caller do this?" for organizations, collections and
+ * spaces (docs/permissions.md has the table). Every check reads the resource and the caller's
+ * access facts in a single query, then applies `effectiveRole` from the domain:
+ * - 404 when the caller cannot see the resource (no role at all), so its existence is not revealed;
+ * - 403 when they can see it but their role is below what the operation needs.
+ */
+@Injectable()
+export class AccessService {
+  constructor(
+    private readonly access: AccessQueries,
+    private readonly identity: IdentityQueries,
+  ) {}
+
+  /**
+   * The space and the caller's role on it. Deleted spaces are invisible unless `deleted: true`
+   * (delete and restore act on them).
+   */
+  async spaceAccess(caller: Caller, spaceId: string, needed: Role = 'read', opts: { deleted?: boolean } = {}): Promise<{ space: SpaceAccessRow; role: Role }> {
+    parseInput(entityId, spaceId, 'spaceId');
+    const space = await this.access.space(spaceId, caller.user.id);
+    const role = space ? this.roleOf(caller, space) : null;
+    if (!space || !role || (space.deleted_at && !opts.deleted)) throw notFound('Space not found');
+    if (!roleAtLeast(role, needed)) throw insufficient('space', needed);
+    return { space, role };
+  }
+
+  async collectionAccess(caller: Caller, collectionId: string, needed: Role = 'read'): Promise<{ collection: CollectionAccessRow; role: Role }> {
+    parseInput(entityId, collectionId, 'collectionId');
+    const collection = await this.access.collection(collectionId, caller.user.id);
+    const role = collection ? this.roleOf(caller, collection) : null;
+    if (!collection || !role) throw notFound('Collection not found');
+    if (!roleAtLeast(role, needed)) throw insufficient('collection', needed);
+    return { collection, role };
+  }
+
+  /** Members (and the instance admin) see their organization; others get 404. */
+  async organizationAccess(caller: Caller, organizationId: string, needed: Role = 'read'): Promise<{ organization: OrganizationRow; role: Role }> {
+    parseInput(entityId, organizationId, 'organizationId');
+    const organization = await this.identity.organization(organizationId);
+    const memberRole = organization ? await this.identity.memberRole(organizationId, caller.user.id) : undefined;
+    const role: Role | null = caller.instanceAdmin ? 'admin' : isRole(memberRole) ? memberRole : null;
+    if (!organization || !role) throw notFound('Organization not found');
+    if (!roleAtLeast(role, needed)) throw insufficient('organization', needed);
+    return { organization, role };
+  }
+
+  /**
+   * A parent collection named in a request body: one the caller cannot see is bad input (400,
+   * as if it did not exist); one they see without the create role is 403.
+   */
+  async parentCollection(caller: Caller, collectionId: string): Promise<CollectionAccessRow> {
+    parseInput(entityId, collectionId, 'body.parent');
+    const collection = await this.access.collection(collectionId, caller.user.id);
+    const role = collection ? this.roleOf(caller, collection) : null;
+    if (!collection || !role) throw badRequest('Invalid body: parent: no such collection');
+    if (!roleAtLeast(role, 'create')) throw insufficient('parent collection', 'create');
+    return collection;
+  }
+
+  /** The caller's effective role from the facts read with a space or collection. */
+  roleOf(caller: Caller, facts: AccessFactsRow): Role | null {
+    return effectiveRole({
+      instanceAdmin: caller.instanceAdmin,
+      organizationRole: isRole(facts.organization_role) ? facts.organization_role : null,
+      levels: [decodeLevel(facts.resolved_level)],
+      grants: [isRole(facts.granted_role) ? facts.granted_role : null],
+    });
+  }
+}
+
+function insufficient(what: string, needed: Role): DomainError {
+  return new DomainError('forbidden', `This requires the ${needed} role on the ${what}`);
+}

@@ -1,0 +1,56 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { decideSpace, SpaceEvent, spaceAggregate, spaceStream } from '@quire/domain';
+import { EVENT_STORE, EventStore } from '@quire/event-store/event-store.port';
+import { CommandExecutor } from '@quire/projections/command-executor';
+import { newId } from '@quire/platform/ids/ids';
+import { ContentStore } from '@quire/content/store';
+import { copyRevision, revisionCreatedFor } from '@quire/content/revision';
+import { DuplicateSpaceCommand } from './duplicate-space.command';
+
+/** A new space whose first revision holds a copy of the source's content (same pages, new revision). */
+@CommandHandler(DuplicateSpaceCommand)
+export class DuplicateSpaceHandler implements ICommandHandler<DuplicateSpaceCommand> {
+  constructor(
+    private readonly executor: CommandExecutor,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly content: ContentStore,
+  ) {}
+
+  async execute({ sourceSpaceId, sourceRevision, actorId }: DuplicateSpaceCommand) {
+    const recorded = await this.store.readStream(spaceStream(sourceSpaceId));
+    let source = spaceAggregate.initialState();
+    for (const e of recorded) source = spaceAggregate.evolve(source, { type: e.type, data: e.data } as SpaceEvent);
+    if (sourceRevision) source = { ...source, revision: sourceRevision };
+    const spaceId = newId();
+    const now = new Date();
+    const initialRevision = await copyRevision(this.content, { fromSpaceId: sourceSpaceId, revision: source.revision!, toSpaceId: spaceId, now });
+    const sourceTree = recorded
+      .filter((e) => e.type === 'RevisionCreated')
+      .map((e) => e.data as { revision: string; pages: any[]; files: any[] })
+      .find((d) => d.revision === source.revision);
+    const { event: revisionCreated } = await revisionCreatedFor({
+      store: this.content,
+      spaceId,
+      revision: initialRevision,
+      parents: [],
+      kind: 'initial',
+      // Same pages: ids carry over from the source revision.
+      previous: sourceTree ? { pages: sourceTree.pages, files: sourceTree.files } : undefined,
+      createdBy: actorId,
+      now,
+      newId,
+    });
+    await this.executor.execute({
+      stream: spaceStream(spaceId),
+      aggregate: spaceAggregate,
+      decide: (state, ctx) => [
+        ...decideSpace({ type: 'DuplicateSpace', spaceId, source, initialRevision, creatorId: actorId }, state, ctx),
+        revisionCreated,
+        { type: 'SpaceRevisionChanged', data: { spaceId, revision: initialRevision } },
+      ],
+      metadata: { actor: actorId },
+    });
+    return { spaceId };
+  }
+}

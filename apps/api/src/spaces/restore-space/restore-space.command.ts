@@ -1,0 +1,10 @@
+import { Command } from '@nestjs/cqrs';
+
+export class RestoreSpaceCommand extends Command<void> {
+  constructor(
+    readonly spaceId: string,
+    readonly actorId: string,
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,54 @@
+import { QuireConfig } from '@quire/platform/config/config';
+import { decodeLevel, Role, spacePermissions } from '@quire/domain';
+import { SpaceRow } from '@quire/read-models/spaces/spaces.queries';
+
+/**
+ * A space in the `in-collection` visibility follows its collection's access; every other space
+ * is `private` (members and invited users only). Quire has no public publishing yet, so
+ * `urls.public` never appears and `urls.published` only for spaces readable beyond themselves.
+ */
+export function spaceVisibility(row: Pick<SpaceRow, 'parent' | 'default_level'>): 'in-collection' | 'private' {
+  return row.parent && row.default_level === 'inherit' ? 'in-collection' : 'private';
+}
+
+/** GitBook's Space, with `permissions` for the caller's `role`. */
+export function presentSpace(config: QuireConfig, row: SpaceRow, role: Role | null) {
+  const visibility = spaceVisibility(row);
+  return {
+    object: 'space' as const,
+    id: row.id,
+    title: row.title,
+    emoji: row.emoji ?? '',
+    visibility,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+    ...(row.deleted_at ? { deletedAt: iso(row.deleted_at) } : {}),
+    editMode: row.edit_mode,
+    mergeRules: row.merge_rules,
+    urls: {
+      location: `${config.publicUrl}/v1/spaces/${row.id}`,
+      app: `${config.appUrl}/s/${row.id}`,
+      ...(visibility !== 'private' ? { published: `${config.publishedUrl}/${row.organization_hostname ?? row.organization_id}/${row.id}` } : {}),
+      ...(row.icon ? { icon: row.icon } : {}),
+    },
+    organization: row.organization_id,
+    ...(row.parent ? { parent: row.parent } : {}),
+    ...(row.language ? { language: row.language } : {}),
+    ...(row.git_sync ? { gitSync: withoutInternals(row.git_sync) } : {}),
+    revision: row.revision,
+    defaultLevel: decodeLevel(row.default_level),
+    comments: row.comments,
+    changeRequests: row.change_requests,
+    changeRequestsOpen: row.change_requests_open,
+    changeRequestsDraft: row.change_requests_draft,
+    permissions: spacePermissions(role, row.edit_mode),
+  };
+}
+
+export const iso = (d: Date | string) => new Date(d).toISOString();
+
+/** The read model remembers which import its git-sync state describes; clients don't need it. */
+function withoutInternals(gitSync: Record<string, unknown>): Record<string, unknown> {
+  const { importId: _importId, ...state } = gitSync;
+  return state;
+}

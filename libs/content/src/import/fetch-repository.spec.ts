@@ -1,0 +1,54 @@
+import { Errors } from 'isomorphic-git';
+import { classifyFetchError } from './fetch-repository';
+import { GitImportError } from './import.errors';
+import { NetworkTimeoutError } from './http-client';
+
+const opts = { url: 'https://git.example.com/docs.git', ref: 'refs/heads/main', auth: { username: 'u', password: 's3cret' } };
+const systemError = (code: string) => Object.assign(new Error(`connect ${code} 1.2.3.4:443`), { code });
+
+describe('classifyFetchError', () => {
+  it.each([
+    [new Errors.HttpError(401, 'Unauthorized', ''), 'auth_failed', false],
+    [new Errors.HttpError(403, 'Forbidden', ''), 'auth_failed', false],
+    [new Errors.HttpError(404, 'Not Found', ''), 'repo_not_found', false],
+    [new Errors.HttpError(500, 'Internal Server Error', ''), 'remote_error', true],
+    [new Errors.HttpError(503, 'Service Unavailable', ''), 'remote_error', true],
+    [new Errors.HttpError(429, 'Too Many Requests', ''), 'remote_error', true],
+    [new Errors.HttpError(400, 'Bad Request', ''), 'remote_error', false],
+    [new Errors.SmartHttpError('<html>', '<html>'), 'repo_not_found', false],
+    [new Errors.NotFoundError('refs/heads/main'), 'ref_not_found', false],
+    [systemError('ENOTFOUND'), 'unreachable_host', false],
+    [systemError('EAI_AGAIN'), 'unreachable_host', true],
+    [systemError('ECONNREFUSED'), 'unreachable_host', true],
+    [systemError('ECONNRESET'), 'unreachable_host', true],
+    [systemError('EHOSTUNREACH'), 'unreachable_host', true],
+    [new NetworkTimeoutError(100), 'unreachable_host', true],
+    [new Error('Request timed out'), 'unreachable_host', true],
+    [systemError('CERT_HAS_EXPIRED'), 'unreachable_host', false],
+  ])('%s -> %s (transient: %s)', (error, code, transient) => {
+    const classified = classifyFetchError(error, opts);
+    expect(classified).toBeInstanceOf(GitImportError);
+    expect(classified).toMatchObject({ code, transient });
+    expect(classified.message).not.toContain('s3cret');
+  });
+
+  it('says whether credentials were missing or refused', () => {
+    expect(classifyFetchError(new Errors.HttpError(401, 'Unauthorized', ''), { ...opts, auth: undefined }).message).toBe(
+      'https://git.example.com/docs.git requires credentials (HTTP 401 Unauthorized)',
+    );
+    expect(classifyFetchError(new Errors.HttpError(401, 'Unauthorized', ''), opts).message).toBe(
+      'https://git.example.com/docs.git refused the credentials (HTTP 401 Unauthorized)',
+    );
+  });
+
+  it('passes unknown errors through with secrets scrubbed', () => {
+    const odd = new Error('disk full while writing https://u:s3cret@git.example.com/docs.git');
+    const classified = classifyFetchError(odd, opts);
+    expect(classified).toBe(odd);
+    expect(classified.message).toBe('disk full while writing https://git.example.com/docs.git');
+  });
+
+  it('only calls a NotFoundError about another name something else', () => {
+    expect(classifyFetchError(new Errors.NotFoundError('abc123'), opts)).not.toBeInstanceOf(GitImportError);
+  });
+});

@@ -1,0 +1,151 @@
+import { createHash } from 'crypto';
+import * as fs from 'fs';
+import git from 'isomorphic-git';
+import { join } from 'path';
+import { GitSyncLayoutError, readGitSyncLayout, type ImportedLayout } from '@quire/content/gitsync';
+import { collectImportFiles, type ImportedAsset } from './collect-import-files';
+import { fetchRepository } from './fetch-repository';
+import { gitSourceTree } from './git-source-tree';
+import { httpClientWithTimeout } from './http-client';
+import { objectReadFs } from './object-read-fs';
+import { GitImportError } from './import.errors';
+import { parseRemoteUrl, scrubSecrets } from './remote-url';
+
+export interface ImportGitRepositoryOptions {
+  /** http(s) clone URL; `user:password@` in it is used as credentials and never stored. */
+  url: string;
+  /** `refs/heads/<branch>` or `refs/tags/<tag>` (a short name is tried as either). */
+  ref: string;
+  auth?: { username: string; password: string };
+  /** Directory for cache repositories, one per remote, kept between imports. */
+  cacheDir: string;
+  /** Distinguishes caches of the same remote (GitBook's `repoCacheID`); imports with the
+   * same URL and id reuse one cache repository. */
+  repoCacheId?: string;
+  /** Monorepo folder holding `.gitbook.yaml`. */
+  projectDirectory?: string;
+  onProgress?: (progress: ImportProgress) => void;
+  /** Longest silence accepted from the server, in ms; 30 s by default. */
+  timeoutMs?: number;
+}
+
+export interface ImportProgress {
+  phase: 'fetch' | 'layout' | 'files';
+  /** Git's own phase name while fetching ("Counting objects", "Receiving objects"...). */
+  detail?: string;
+  loaded?: number;
+  total?: number;
+}
+
+export interface GitImportResult {
+  commit: { oid: string; message: string; author: { name: string; email: string }; timestamp: Date };
+  /** Page tree; its paths (readmePath, sourcePath) are repository paths. */
+  layout: ImportedLayout;
+  /** Page markdown and referenced assets, by path relative to `layout.docsRoot`. */
+  files: Record<string, Uint8Array>;
+  assets: ImportedAsset[];
+  /** Everything the import skipped or could not resolve, layout warnings included. */
+  warnings: string[];
+}
+
+/**
+ * Where the cache repository of a remote lives. It is keyed by the credential-free URL
+ * and the caller's `repoCacheId` together: a cache id alone, which API callers choose,
+ * would let one tenant's server advertise a commit that only another tenant's private
+ * cache holds and read it from there.
+ */
+export function cacheRepositoryPath(cacheDir: string, url: string, repoCacheId?: string): string {
+  const key = createHash('sha256').update(parseRemoteUrl(url).url).update('\0').update(repoCacheId ?? '').digest('hex');
+  return join(cacheDir, `${key.slice(0, 40)}.git`);
+}
+
+/**
+ * Imports a git repository in GitBook's git-sync layout: fetches the ref into a cache
+ * repository (shallow, incremental on re-import), reads the commit's tree straight from
+ * git objects and returns the page tree with the files the pages need. Failures a user
+ * can act on are GitImportErrors; no message or warning holds credentials.
+ */
+export async function importGitRepository(opts: ImportGitRepositoryOptions): Promise<GitImportResult> {
+  const remote = parseRemoteUrl(opts.url);
+  const auth = opts.auth ?? remote.auth;
+  const gitdir = cacheRepositoryPath(opts.cacheDir, remote.url, opts.repoCacheId);
+  await fs.promises.mkdir(opts.cacheDir, { recursive: true });
+  const attempt = () => fetchAndRead({ ...opts, url: remote.url, auth }, gitdir);
+
+  return withCacheLock(gitdir, async () => {
+    const hadCache = fs.existsSync(gitdir);
+    try {
+      return await attempt();
+    } catch (error) {
+      if (error instanceof GitImportError || !hadCache) throw error;
+      // A cache is only a cache: one left unreadable (a crash while a pack was written, a
+      // full disk) is dropped and the import starts over from a fresh shallow fetch.
+      await fs.promises.rm(gitdir, { recursive: true, force: true });
+      return attempt();
+    }
+  });
+}
+
+async function fetchAndRead(opts: ImportGitRepositoryOptions, gitdir: string): Promise<GitImportResult> {
+  const secrets = [opts.auth?.password];
+  const { commit } = await fetchRepository({
+    http: httpClientWithTimeout(opts.timeoutMs ?? 30_000),
+    gitdir,
+    url: opts.url,
+    ref: opts.ref,
+    auth: opts.auth,
+    onProgress: (event) => opts.onProgress?.({ phase: 'fetch', detail: event.phase, loaded: event.loaded, total: event.total }),
+  });
+
+  // One isomorphic-git cache for this import: pack indexes and packs are loaded once and
+  // dropped with it.
+  const cache = {};
+  const readFs = objectReadFs();
+  const { commit: info } = await git.readCommit({ fs: readFs, gitdir, oid: commit, cache });
+  const tree = await gitSourceTree({ gitdir, commit, cache, fs: readFs });
+  opts.onProgress?.({ phase: 'layout' });
+  let layout: ImportedLayout;
+  try {
+    layout = await readGitSyncLayout(tree, { projectDirectory: opts.projectDirectory });
+  } catch (error) {
+    if (error instanceof GitSyncLayoutError) {
+      throw new GitImportError(error.code, scrubSecrets(`${opts.url} (${opts.ref}): ${error.message}`, secrets), false);
+    }
+    throw error;
+  }
+
+  const collected = await collectImportFiles({
+    tree,
+    layout,
+    onProgress: (loaded, total) => opts.onProgress?.({ phase: 'files', loaded, total }),
+  });
+  return {
+    commit: {
+      oid: commit,
+      message: info.message,
+      author: { name: info.author.name, email: info.author.email },
+      timestamp: new Date(info.author.timestamp * 1000),
+    },
+    layout,
+    files: collected.files,
+    assets: collected.assets,
+    warnings: [...layout.warnings, ...collected.warnings].map((warning) => scrubSecrets(warning, secrets)),
+  };
+}
+
+/** Imports sharing a cache repository in this process take turns: a fetch rewrites its
+ * refs and shallow file, and a dropped cache must not vanish under a reader. Separate
+ * processes are not coordinated: give concurrent imports of one URL different
+ * `repoCacheId`s (the space id, say). */
+const cacheLocks = new Map<string, Promise<unknown>>();
+
+async function withCacheLock<T>(gitdir: string, work: () => Promise<T>): Promise<T> {
+  const previous = cacheLocks.get(gitdir) ?? Promise.resolve();
+  const run = previous.catch(() => undefined).then(work);
+  cacheLocks.set(gitdir, run);
+  try {
+    return await run;
+  } finally {
+    if (cacheLocks.get(gitdir) === run) cacheLocks.delete(gitdir);
+  }
+}

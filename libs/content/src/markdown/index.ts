@@ -1,0 +1,38 @@
+/**
+ * GitBook-flavoured markdown <-> GitBook document JSON (`JSONDocument` of `@gitbook/api`).
+ *
+ * References: pages are stored as markdown and the API serves documents converted from it, so
+ * references keep the raw relative URL they have in the markdown (markdown escapes undone, no
+ * percent-decoding) instead of GitBook ids:
+ * - links, mentions, content-refs and images: `ref: { kind: 'url', url: '../other-page.md' }`;
+ * - `{% file %}` blocks, whose schema only allows file refs: `ref: { kind: 'file', file: '../.gitbook/assets/x.pdf' }`.
+ * Resolving them to page and file ids is left to the caller (see referencedLinks / referencedAssets).
+ *
+ * The leading `# H1` is the page title: markdownToDocument returns it as `title` and keeps it
+ * out of the document; pass it back as `documentToMarkdown(doc, { title })`.
+ *
+ * Documents always match the schema, whose nesting is stricter than markdown's: a block a
+ * container may not hold is moved after it (a code block in a hint splits the hint), images and
+ * block math become inline where only paragraphs fit, and a table in a tab goes into an info
+ * hint. Unknown HTML and `{% %}` tags are kept as literal text. See fit-schema-nesting.ts.
+ */
+export type {
+  ContentRef,
+  DocumentBlock,
+  DocumentFragment,
+  DocumentInline,
+  DocumentMark,
+  DocumentNode,
+  DocumentText,
+  DocumentTextLeaf,
+  JSONDocument,
+  PageFrontMatter,
+  ParsedPageMarkdown,
+} from './document.types';
+export { parseFrontMatter } from './front-matter';
+export { markdownToDocument } from './markdown-to-document';
+export { documentToMarkdown, type DocumentToMarkdownOptions } from './document-to-markdown';
+export { documentToPlainText } from './document-to-plain-text';
+export { extractSections, type DocumentSection } from './extract-sections';
+export { referencedAssets, referencedLinks } from './referenced-urls';
+export { headingSlug } from './heading-anchors';

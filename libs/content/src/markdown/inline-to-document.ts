@@ -1,0 +1,250 @@
+import type { DocumentInline, DocumentText } from './document.types';
+import { appendLeaf, inline, leaf, markBit, marksOf, normalizeInlineNodes, textNode, type MarkSet } from './document-nodes';
+import { parseHtmlTag, type HtmlTag } from './html-fragments';
+import { MATH_INLINE_TOKEN } from './math-syntax';
+import type { MarkdownToken } from './parse-markdown';
+
+export type InlineNodes = Array<DocumentInline | DocumentText>;
+
+const BOLD = markBit('bold');
+const ITALIC = markBit('italic');
+const STRIKETHROUGH = markBit('strikethrough');
+const CODE = markBit('code');
+
+const HTML_MARKS: Record<string, MarkSet> = {
+  strong: BOLD,
+  b: BOLD,
+  em: ITALIC,
+  i: ITALIC,
+  s: STRIKETHROUGH,
+  del: STRIKETHROUGH,
+  strike: STRIKETHROUGH,
+  code: CODE,
+  kbd: markBit('keyboard'),
+  sup: markBit('superscript'),
+  sub: markBit('subscript'),
+};
+
+const TOKEN_MARKS: Record<string, MarkSet> = {
+  strong_open: BOLD,
+  strong_close: BOLD,
+  em_open: ITALIC,
+  em_close: ITALIC,
+  s_open: STRIKETHROUGH,
+  s_close: STRIKETHROUGH,
+};
+
+/**
+ * Converts one inline token list into GitBook text and inline nodes. The result is a list of
+ * segments: GitBook writes multi-paragraph table cells and captions as `<p>..</p><p>..</p>`,
+ * so each `<p>` boundary starts a new segment; callers turn segments into paragraphs or join
+ * them with line breaks.
+ */
+export function inlineTokensToSegments(tokens: readonly MarkdownToken[]): InlineNodes[] {
+  const builder = new InlineBuilder();
+  for (const token of tokens) builder.add(token);
+  return builder.finish();
+}
+
+/** Plain text of inline tokens, as used for image alt text. */
+export function inlineTokensToPlainText(tokens: readonly MarkdownToken[] | null): string {
+  if (!tokens) return '';
+  let text = '';
+  for (const token of tokens) {
+    if (token.type === 'text' || token.type === 'code_inline' || token.type === 'text_special') text += token.content;
+    else if (token.type === 'softbreak' || token.type === 'hardbreak') text += '\n';
+    else if (token.type === 'image') text += inlineTokensToPlainText(token.children);
+    else if (token.type === MATH_INLINE_TOKEN) text += token.content;
+  }
+  return text;
+}
+
+class InlineBuilder {
+  private readonly segments: InlineNodes[] = [];
+  private current: InlineNodes = [];
+  private link: DocumentInline | null = null;
+  private linkFromHtml = false;
+  private inMention = false;
+  private readonly markCounts = [0, 0, 0, 0, 0, 0, 0, 0];
+  private active: MarkSet = 0;
+
+  add(token: MarkdownToken): void {
+    if (this.inMention) {
+      if (token.type === 'link_close') this.inMention = false;
+      return;
+    }
+    switch (token.type) {
+      case 'text':
+      case 'text_special':
+        this.addText(token.content, 0);
+        return;
+      case 'softbreak':
+        this.addText(' ', 0);
+        return;
+      case 'hardbreak':
+        this.addText('\n', 0);
+        return;
+      case 'code_inline':
+        this.addText(token.content, CODE);
+        return;
+      case 'strong_open':
+      case 'em_open':
+      case 's_open':
+        this.changeMark(TOKEN_MARKS[token.type], 1);
+        return;
+      case 'strong_close':
+      case 'em_close':
+      case 's_close':
+        this.changeMark(TOKEN_MARKS[token.type], -1);
+        return;
+      case 'link_open':
+        this.openMarkdownLink(token);
+        return;
+      case 'link_close':
+        if (this.link && !this.linkFromHtml) this.closeLink();
+        return;
+      case 'image':
+        this.addInline(inlineImage(attr(token, 'src'), inlineTokensToPlainText(token.children), attr(token, 'title')));
+        return;
+      case MATH_INLINE_TOKEN:
+        this.addMath(token.content);
+        return;
+      case 'html_inline':
+        this.addHtml(token.content);
+        return;
+      default:
+        if (token.content) this.addText(token.content, 0);
+    }
+  }
+
+  finish(): InlineNodes[] {
+    this.endSegment();
+    return this.segments;
+  }
+
+  private openMarkdownLink(token: MarkdownToken): void {
+    const href = attr(token, 'href');
+    if (attr(token, 'title') === 'mention') {
+      // GitBook writes page mentions as `[title](path.md "mention")`; the label is generated.
+      this.addInline(inline('mention', { ref: { kind: 'url', url: href } }));
+      this.inMention = true;
+      return;
+    }
+    if (this.link) return;
+    this.openLink(href, false);
+  }
+
+  private openLink(url: string, fromHtml: boolean): void {
+    this.link = inline('link', { ref: { kind: 'url', url } }, []);
+    this.linkFromHtml = fromHtml;
+    this.current.push(this.link);
+  }
+
+  private closeLink(): void {
+    if (!this.link) return;
+    this.link.nodes = normalizeInlineNodes(this.link.nodes ?? []);
+    this.link = null;
+    this.linkFromHtml = false;
+  }
+
+  private addHtml(raw: string): void {
+    const tag = parseHtmlTag(raw);
+    if (!tag || !this.applyHtmlTag(tag)) this.addText(raw, 0);
+  }
+
+  /** Returns false when the tag has no GitBook meaning here and must stay as literal text. */
+  private applyHtmlTag(tag: HtmlTag): boolean {
+    const mark = HTML_MARKS[tag.name];
+    if (mark !== undefined) {
+      if (!tag.closing) return this.changeMark(mark, 1);
+      return this.changeMark(mark, -1);
+    }
+    switch (tag.name) {
+      case 'br':
+        if (tag.closing) return false;
+        this.addText('\n', 0);
+        return true;
+      case 'p':
+        this.endSegment();
+        return true;
+      case 'img':
+        if (tag.closing || !tag.attrs.src) return false;
+        this.addInline(inlineImage(tag.attrs.src, tag.attrs.alt ?? '', tag.attrs.title ?? null));
+        return true;
+      case 'a':
+        if (tag.closing) {
+          if (!this.link || !this.linkFromHtml) return false;
+          this.closeLink();
+          return true;
+        }
+        if (this.link || tag.attrs.href === undefined) return false;
+        this.openLink(tag.attrs.href, true);
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /** Returns false for a closing tag with no matching opening one. */
+  private changeMark(mark: MarkSet, delta: 1 | -1): boolean {
+    const index = 31 - Math.clz32(mark);
+    if (delta < 0 && this.markCounts[index] === 0) return false;
+    this.markCounts[index] += delta;
+    if (this.markCounts[index] > 0) this.active |= mark;
+    else this.active &= ~mark;
+    return true;
+  }
+
+  private addText(text: string, extra: MarkSet): void {
+    if (text === '') return;
+    const target = this.target();
+    const next = leaf(text, marksOf(this.active | extra));
+    const last = target[target.length - 1];
+    if (last?.object === 'text') appendLeaf(last.leaves, next);
+    else target.push({ object: 'text', leaves: [next] });
+  }
+
+  private addInline(node: DocumentInline): void {
+    this.target().push(node);
+  }
+
+  private addMath(formula: string): void {
+    // Links hold only text and images, so math inside a link text stays as its source.
+    if (this.link) this.addText(`$$${formula}$$`, 0);
+    else this.addInline(inline('inline-math', { formula }));
+  }
+
+  private target(): InlineNodes {
+    return this.link ? (this.link.nodes as InlineNodes) : this.current;
+  }
+
+  private endSegment(): void {
+    this.closeLink();
+    this.segments.push(this.current);
+    this.current = [];
+  }
+}
+
+function attr(token: MarkdownToken, name: string): string {
+  const value = token.attrGet(name);
+  return value === null || value === undefined ? '' : String(value);
+}
+
+function inlineImage(src: string, alt: string, caption: string | null): DocumentInline {
+  const data: Record<string, unknown> = { ref: { kind: 'url', url: src } };
+  if (alt) data.alt = alt;
+  if (caption) data.caption = caption;
+  return inline('inline-image', data);
+}
+
+/** Joins segments into one node list, with a line break where a `<p>` boundary was. */
+export function joinSegments(segments: InlineNodes[]): InlineNodes {
+  const nonEmpty = segments.filter((segment) => segment.some((node) => node.object !== 'text' || node.leaves.some((l) => l.text !== '')));
+  if (nonEmpty.length <= 1) return nonEmpty[0] ?? [];
+  const joined: InlineNodes = [];
+  nonEmpty.forEach((segment, index) => {
+    if (index > 0) joined.push(textNode('\n'));
+    joined.push(...segment);
+  });
+  return joined;
+}

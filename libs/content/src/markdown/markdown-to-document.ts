@@ -1,0 +1,537 @@
+import { assignKeys } from './block-keys';
+import type { DocumentBlock, JSONDocument, ParsedPageMarkdown } from './document.types';
+import { block, fragment, paragraph, textNode, textParagraph, voidBlock } from './document-nodes';
+import { inlineNodesToPlainText } from './document-to-plain-text';
+import { fitDocumentNodes } from './fit-schema-nesting';
+import { parseFrontMatter } from './front-matter';
+import { GITBOOK_TAG_TOKEN } from './gitbook-blocks';
+import { assignHeadingAnchors } from './heading-anchors';
+import { decodeHtmlEntities, parseHtmlTag, splitHtml, type HtmlPiece } from './html-fragments';
+import { inlineTokensToPlainText, inlineTokensToSegments, joinSegments, type InlineNodes } from './inline-to-document';
+import type { LiquidTag } from './liquid-tags';
+import { MATH_BLOCK_TOKEN } from './math-syntax';
+import { parseInlineMarkdownTokens, parseMarkdownTokens, type MarkdownToken } from './parse-markdown';
+import { tableToDocument, type TokenNode } from './table-to-document';
+import type { TaskItemMeta, TaskListMeta } from './task-lists';
+
+/**
+ * Converts a GitBook-flavoured markdown page into its front matter, title and GitBook
+ * document. Never throws: content the converter does not understand (unknown HTML, unknown
+ * or unbalanced `{% %}` tags) is kept as literal text, and the result always obeys the
+ * `JSONDocument` schema (see fit-schema-nesting for how markdown nesting is adapted).
+ */
+export function markdownToDocument(markdown: string): ParsedPageMarkdown {
+  const source = typeof markdown === 'string' ? markdown : String(markdown ?? '');
+  const { data: frontMatter, body } = parseFrontMatter(source);
+  const parsed: ParsedPageMarkdown = { frontMatter, document: emptyDocument() };
+  if (typeof frontMatter.description === 'string') parsed.description = frontMatter.description;
+
+  let nodes: DocumentBlock[];
+  try {
+    nodes = fitDocumentNodes(markdownToBlocks(body));
+  } catch {
+    // A converter bug must not make a page unreadable: fall back to its text.
+    nodes = body.split(/\n{2,}/).filter((chunk) => chunk.trim() !== '').map(textParagraph);
+  }
+  if (nodes[0]?.type === 'heading-1') {
+    parsed.title = inlineNodesToPlainText(nodes[0].nodes ?? []);
+    nodes = nodes.slice(1);
+  }
+  assignHeadingAnchors(nodes);
+  parsed.document.nodes = nodes;
+  assignKeys(parsed.document);
+  return parsed;
+}
+
+function emptyDocument(): JSONDocument {
+  return { object: 'document', data: {}, nodes: [] };
+}
+
+/** Blocks of a markdown body, before the schema's nesting rules are applied. */
+function markdownToBlocks(body: string): DocumentBlock[] {
+  return convertSiblings(buildTokenTree(parseMarkdownTokens(body)), null);
+}
+
+function buildTokenTree(tokens: readonly MarkdownToken[]): TokenNode[] {
+  const root: TokenNode[] = [];
+  const stack: TokenNode[][] = [root];
+  for (const token of tokens) {
+    const siblings = stack[stack.length - 1];
+    if (token.nesting === 1) {
+      const node: TokenNode = { token, children: [] };
+      siblings.push(node);
+      stack.push(node.children);
+    } else if (token.nesting === -1) {
+      if (stack.length > 1) stack.pop();
+    } else {
+      siblings.push({ token, children: [] });
+    }
+  }
+  return root;
+}
+
+// ---------------------------------------------------------------------------------------
+// Containers written as separate open/close markers: `{% tag %}..{% endtag %}` and
+// `<details>..</details>`. They are paired among siblings of the token tree.
+
+type Opener =
+  | { kind: 'root' }
+  | { kind: 'tag'; tag: LiquidTag }
+  | { kind: 'details'; raw: string; open: boolean; summary: string | null; leadingMarkdown: string };
+
+interface Container {
+  opener: Opener;
+  children: Item[];
+  closed: boolean;
+  /** Source of the end tag, kept in case the pair turns out to be literal text. */
+  closingRaw?: string;
+}
+
+type Item = TokenNode | Container;
+
+/** Tags that also exist without an end tag (`{% embed url=".." %}` on its own). */
+const END_OPTIONAL = new Set(['embed', 'file', 'content-ref']);
+
+function isContainer(item: Item): item is Container {
+  return (item as Container).opener !== undefined;
+}
+
+function groupContainers(nodes: readonly TokenNode[]): readonly Item[] {
+  if (!nodes.some((node) => node.token.type === GITBOOK_TAG_TOKEN || node.token.type === 'html_block')) return nodes;
+  const root: Container = { opener: { kind: 'root' }, children: [], closed: true };
+  const stack: Container[] = [root];
+  const top = () => stack[stack.length - 1];
+  const closeInnermost = (matches: (opener: Opener) => boolean, closingRaw: string): boolean => {
+    for (let i = stack.length - 1; i > 0; i--) {
+      if (!matches(stack[i].opener)) continue;
+      stack[i].closed = true;
+      stack[i].closingRaw = closingRaw;
+      stack.length = i;
+      return true;
+    }
+    return false;
+  };
+
+  for (const node of nodes) {
+    const token = node.token;
+    if (token.type === GITBOOK_TAG_TOKEN) {
+      const tag = token.meta as unknown as LiquidTag;
+      if (!tag.isEnd) {
+        const container: Container = { opener: { kind: 'tag', tag }, children: [], closed: false };
+        top().children.push(container);
+        stack.push(container);
+      } else if (!closeInnermost((o) => o.kind === 'tag' && o.tag.name === tag.name, tag.raw)) {
+        top().children.push(node);
+      }
+      continue;
+    }
+    if (token.type === 'html_block') {
+      const html = classifyDetailsHtml(token.content);
+      if (html?.kind === 'open') {
+        const container: Container = { opener: html.opener, children: [], closed: false };
+        top().children.push(container);
+        stack.push(container);
+        continue;
+      }
+      if (html?.kind === 'close' && closeInnermost((o) => o.kind === 'details', token.content.trim())) continue;
+      const current = top();
+      if (html?.kind === 'summary' && current.opener.kind === 'details' && current.opener.summary === null && current.children.length === 0) {
+        current.opener.summary = html.summary;
+        continue;
+      }
+    }
+    top().children.push(node);
+  }
+  return root.children;
+}
+
+const DETAILS_OPEN = /^<details(\s[^>]*)?>/i;
+const SUMMARY = /^<summary(?:\s[^>]*)?>([\s\S]*?)<\/summary>/i;
+
+type DetailsHtml = { kind: 'open'; opener: Opener } | { kind: 'close' } | { kind: 'summary'; summary: string };
+
+function classifyDetailsHtml(content: string): DetailsHtml | null {
+  const html = content.trim();
+  if (/^<\/details>$/i.test(html)) return { kind: 'close' };
+  const summary = SUMMARY.exec(html);
+  if (summary && summary[0].length === html.length) return { kind: 'summary', summary: summary[1] };
+  const open = DETAILS_OPEN.exec(html);
+  if (!open || /<\/details>$/i.test(html)) return null;
+  let rest = html.slice(open[0].length).trimStart();
+  let summaryText: string | null = null;
+  const leadingSummary = SUMMARY.exec(rest);
+  if (leadingSummary) {
+    summaryText = leadingSummary[1];
+    rest = rest.slice(leadingSummary[0].length);
+  }
+  return {
+    kind: 'open',
+    opener: { kind: 'details', raw: content.replace(/\n+$/, ''), open: /\bopen\b/i.test(open[1] ?? ''), summary: summaryText, leadingMarkdown: rest.trim() },
+  };
+}
+
+// ---------------------------------------------------------------------------------------
+// Conversion
+
+function convertSiblings(nodes: readonly TokenNode[], parentTag: string | null): DocumentBlock[] {
+  return convertItems(groupContainers(nodes), parentTag);
+}
+
+function convertItems(items: readonly Item[], parentTag: string | null): DocumentBlock[] {
+  const out: DocumentBlock[] = [];
+  for (const item of items) {
+    const blocks = isContainer(item) ? convertContainer(item, parentTag) : convertNode(item);
+    for (const b of blocks) out.push(b);
+  }
+  return out;
+}
+
+function convertNode(node: TokenNode): DocumentBlock[] {
+  const token = node.token;
+  switch (token.type) {
+    case 'paragraph_open':
+      return convertParagraph(node.children[0]?.token);
+    case 'heading_open':
+      return [headingBlock(Number(token.tag.slice(1)) || 1, joinSegments(inlineTokensToSegments(node.children[0]?.token.children ?? [])))];
+    case 'bullet_list_open': {
+      const tasks = (token.meta as TaskListMeta | null)?.taskList === true;
+      return [block(tasks ? 'list-tasks' : 'list-unordered', {}, listItems(node, tasks))];
+    }
+    case 'ordered_list_open': {
+      const start = Number(token.attrGet('start') ?? 1);
+      return [block('list-ordered', Number.isFinite(start) && start !== 1 ? { start } : {}, listItems(node, false))];
+    }
+    case 'blockquote_open':
+      return [block('blockquote', {}, convertSiblings(node.children, null))];
+    case 'fence':
+      return [codeBlock(token.content, token.info.trim().split(/\s+/)[0])];
+    case 'code_block':
+      return [codeBlock(token.content, '')];
+    case 'hr':
+      return [voidBlock('divider', {})];
+    case 'table_open':
+      return [tableToDocument(node)];
+    case MATH_BLOCK_TOKEN:
+      return [voidBlock('math', { formula: token.content })];
+    case 'html_block':
+      return convertHtmlBlock(token.content);
+    default:
+      return token.content.trim() === '' ? [] : [textParagraph(token.content.replace(/\n+$/, ''))];
+  }
+}
+
+function convertContainer(item: Container, parentTag: string | null): DocumentBlock[] {
+  const opener = item.opener;
+  if (opener.kind === 'root') return convertItems(item.children, parentTag);
+  if (opener.kind === 'details') return convertDetails(item, opener, parentTag);
+  const { tag } = opener;
+  const literal = (): DocumentBlock[] => [
+    textParagraph(tag.raw),
+    ...convertItems(item.children, parentTag),
+    ...(item.closingRaw ? [textParagraph(item.closingRaw)] : []),
+  ];
+  if (!item.closed && !END_OPTIONAL.has(tag.name)) return literal();
+  const inner = (): DocumentBlock[] => convertItems(item.children, tag.name);
+
+  switch (tag.name) {
+    case 'hint':
+      return [block('hint', { style: hintStyle(tag.attrs.style) }, inner())];
+    case 'tabs':
+      return [block('tabs', {}, inner())];
+    case 'tab':
+      return wrapUnless(parentTag, 'tabs', block('tabs-item', { title: tag.attrs.title ?? '' }, inner()));
+    case 'stepper':
+      return [block('stepper', {}, inner())];
+    case 'step':
+      return wrapUnless(parentTag, 'stepper', block('stepper-step', {}, inner()));
+    case 'columns':
+      return [block('columns', {}, inner())];
+    case 'column':
+      return wrapUnless(parentTag, 'columns', block('column', columnData(tag.attrs), inner()));
+    case 'code':
+      return applyCodeOptions(tag, convertItems(item.children, parentTag)) ?? literal();
+    case 'content-ref': {
+      if (!tag.attrs.url) return literal();
+      const rest = convertItems(item.children, parentTag);
+      // The link GitBook writes inside the tag is generated from the target; anything else is kept.
+      const extra = rest.length === 1 && isSingleLinkParagraph(rest[0]) ? [] : rest;
+      return [voidBlock('content-ref', { ref: { kind: 'url', url: tag.attrs.url } }), ...extra];
+    }
+    case 'embed':
+      if (!tag.attrs.url) return literal();
+      return [voidBlock('embed', embedData(tag.attrs)), ...convertItems(item.children, parentTag)];
+    case 'file':
+      if (!tag.attrs.src) return literal();
+      return [voidBlock('file', { ref: { kind: 'file', file: tag.attrs.src } }), ...convertItems(item.children, parentTag)];
+    default:
+      return literal();
+  }
+}
+
+function wrapUnless(parentTag: string | null, wrapperTag: string, item: DocumentBlock): DocumentBlock[] {
+  return parentTag === wrapperTag ? [item] : [block(wrapperTag, {}, [item])];
+}
+
+const HINT_STYLES = new Set(['info', 'warning', 'danger', 'success']);
+
+function hintStyle(style: string | undefined): string {
+  return style && HINT_STYLES.has(style) ? style : 'info';
+}
+
+function embedData(attrs: Record<string, string>): Record<string, unknown> {
+  return attrs.fullWidth === 'true' ? { url: attrs.url, fullWidth: true } : { url: attrs.url };
+}
+
+function columnData(attrs: Record<string, string>): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  const width = parseLength(attrs.width);
+  if (width !== undefined) data.width = width;
+  if (attrs.valign === 'top' || attrs.valign === 'middle' || attrs.valign === 'bottom') data.verticalAlignment = attrs.valign;
+  return data;
+}
+
+/** `{% code %}` options go onto the code blocks it wraps; without one, the tag stays literal. */
+function applyCodeOptions(tag: LiquidTag, blocks: DocumentBlock[]): DocumentBlock[] | null {
+  if (!blocks.some((b) => b.type === 'code')) return null;
+  const options: Record<string, unknown> = {};
+  if (tag.attrs.title) options.title = tag.attrs.title;
+  if (tag.attrs.overflow === 'wrap' || tag.attrs.overflow === 'scroll') options.overflow = tag.attrs.overflow;
+  if (tag.attrs.lineNumbers === 'true') options.lineNumbers = true;
+  if (tag.attrs.fullWidth === 'true') options.fullWidth = true;
+  if (tag.attrs.expandable === 'true') options.expandable = true;
+  return blocks.map((b) => (b.type === 'code' ? { ...b, data: { ...b.data, ...options } } : b));
+}
+
+function isSingleLinkParagraph(candidate: DocumentBlock): boolean {
+  if (candidate.type !== 'paragraph') return false;
+  const meaningful = (candidate.nodes ?? []).filter((n) => n.object !== 'text' || n.leaves.some((l) => l.text.trim() !== ''));
+  return meaningful.length === 1 && meaningful[0].object === 'inline' && meaningful[0].type === 'link';
+}
+
+function convertDetails(item: Container, opener: Extract<Opener, { kind: 'details' }>, parentTag: string | null): DocumentBlock[] {
+  if (!item.closed) return [textParagraph(opener.raw), ...convertItems(item.children, parentTag)];
+  const leading = opener.leadingMarkdown ? markdownToBlocks(opener.leadingMarkdown) : [];
+  return [expandableBlock(opener.summary ?? '', [...leading, ...convertItems(item.children, null)], opener.open)];
+}
+
+function expandableBlock(summaryMarkdown: string, body: DocumentBlock[], open: boolean): DocumentBlock {
+  const title = joinSegments(inlineTokensToSegments(parseInlineMarkdownTokens(summaryMarkdown.trim())));
+  return voidBlock('expandable', open ? { defaultExpanded: true } : {}, [
+    fragment('expandable-title', [paragraph(title)], true),
+    fragment('expandable-body', body, true),
+  ]);
+}
+
+function listItems(list: TokenNode, tasks: boolean): DocumentBlock[] {
+  return list.children
+    .filter((child) => child.token.type === 'list_item_open')
+    .map((item) => {
+      const data = tasks ? { checked: (item.token.meta as TaskItemMeta | null)?.checked === true } : {};
+      return block('list-item', data, convertSiblings(item.children, null));
+    });
+}
+
+function headingBlock(level: number, nodes: InlineNodes): DocumentBlock {
+  // GitBook has three heading levels; deeper markdown headings become the third.
+  const type = level <= 1 ? 'heading-1' : level === 2 ? 'heading-2' : 'heading-3';
+  return { ...paragraph(nodes), type, data: {} };
+}
+
+function codeBlock(content: string, syntax: string): DocumentBlock {
+  const text = content.endsWith('\n') ? content.slice(0, -1) : content;
+  const lines = text.split('\n').map((line) => block('code-line', {}, [textNode(line)]));
+  return block('code', syntax ? { syntax } : {}, lines);
+}
+
+// ---------------------------------------------------------------------------------------
+// Paragraphs, images and HTML blocks
+
+function convertParagraph(inline: MarkdownToken | undefined): DocumentBlock[] {
+  const children = inline?.children ?? [];
+  const images = imagesOnly(children);
+  if (images) return [images];
+  return inlineTokensToSegments(children)
+    .filter((segment) => segment.some((n) => n.object === 'inline' || n.leaves.some((l) => l.text !== '')))
+    .map(paragraph);
+}
+
+/** A paragraph holding nothing but images (and whitespace) is GitBook's `images` block. */
+function imagesOnly(tokens: readonly MarkdownToken[]): DocumentBlock | null {
+  const images: DocumentBlock[] = [];
+  for (const token of tokens) {
+    if (token.type === 'image') {
+      const title = token.attrGet('title');
+      images.push(imageBlock(attr(token, 'src'), inlineTokensToPlainText(token.children), title ? [paragraph([textNode(String(title))])] : []));
+    } else if (token.type === 'html_inline' && /^<img\s/i.test(token.content)) {
+      const pieces = splitHtml(token.content);
+      const img = pieces.length === 1 && pieces[0].kind === 'tag' ? pieces[0].tag : null;
+      if (!img || img.closing || !img.attrs.src) return null;
+      images.push(imageFromAttributes(img.attrs, []));
+    } else if (!(token.type === 'softbreak' || token.type === 'hardbreak' || (token.type === 'text' && token.content.trim() === ''))) {
+      return null;
+    }
+  }
+  return images.length > 0 ? imagesBlock(images) : null;
+}
+
+function attr(token: MarkdownToken, name: string): string {
+  const value = token.attrGet(name);
+  return value === null || value === undefined ? '' : String(value);
+}
+
+function imagesBlock(images: DocumentBlock[], align?: string): DocumentBlock {
+  return block('images', align ? { align } : {}, images);
+}
+
+const IMAGE_ALIGNMENTS = new Set(['left', 'center', 'right']);
+
+/** Figures and images, optionally inside one `<div align="..">` or `<p align="..">` (GitBook's aligned images). */
+function alignedImages(pieces: readonly HtmlPiece[]): DocumentBlock | null {
+  const meaningful = pieces.filter((piece) => piece.kind === 'tag' || piece.text.trim() !== '');
+  const first = meaningful[0];
+  const last = meaningful[meaningful.length - 1];
+  const wrapped =
+    first?.kind === 'tag' && last?.kind === 'tag' && meaningful.length > 2 && (first.tag.name === 'div' || first.tag.name === 'p') &&
+    !first.tag.closing && last.tag.closing && last.tag.name === first.tag.name;
+  const images = figureImages(wrapped ? meaningful.slice(1, -1) : pieces);
+  if (!images) return null;
+  const align = wrapped && first.kind === 'tag' ? first.tag.attrs.align?.toLowerCase() : undefined;
+  return imagesBlock(images, align && IMAGE_ALIGNMENTS.has(align) ? align : undefined);
+}
+
+function imageBlock(src: string, alt: string, caption: DocumentBlock[], size: Record<string, unknown> = {}): DocumentBlock {
+  const data: Record<string, unknown> = { ref: { kind: 'url', url: src } };
+  if (alt) data.alt = alt;
+  Object.assign(data, size);
+  return voidBlock('image', data, caption.length > 0 ? [fragment('caption', caption)] : []);
+}
+
+function imageFromAttributes(attrs: Record<string, string>, caption: DocumentBlock[]): DocumentBlock {
+  const size: Record<string, unknown> = {};
+  const width = parseLength(attrs.width);
+  const height = parseLength(attrs.height);
+  if (width !== undefined) size.width = width;
+  if (height !== undefined) size.height = height;
+  return imageBlock(attrs.src ?? '', attrs.alt ?? '', caption, size);
+}
+
+/** `Length`: a bare number, or `{unit, value}` for `50%`, `120px`. */
+function parseLength(value: string | undefined): number | { unit: string; value: number } | undefined {
+  const match = value ? /^\s*(\d+(?:\.\d+)?)\s*([a-z%]*)\s*$/i.exec(value) : null;
+  if (!match) return undefined;
+  const number = Number(match[1]);
+  return match[2] ? { unit: match[2].toLowerCase(), value: number } : number;
+}
+
+function convertHtmlBlock(content: string): DocumentBlock[] {
+  const html = content.trim();
+  const details = completeDetails(html);
+  if (details) return [details];
+  const code = preformattedCode(html);
+  if (code) return [code];
+  const images = alignedImages(splitHtml(html));
+  if (images) return [images];
+  return [textParagraph(content.replace(/\n+$/, ''))];
+}
+
+/** `<details><summary>..</summary>..</details>` written as one HTML block. */
+function completeDetails(html: string): DocumentBlock | null {
+  const open = DETAILS_OPEN.exec(html);
+  if (!open || !/<\/details>$/i.test(html)) return null;
+  let inner = html.slice(open[0].length, -'</details>'.length).trim();
+  if (/<\/?details[\s>]/i.test(inner)) return null;
+  let summary = '';
+  const summaryMatch = SUMMARY.exec(inner);
+  if (summaryMatch) {
+    summary = summaryMatch[1];
+    inner = inner.slice(summaryMatch[0].length);
+  }
+  return expandableBlock(summary, markdownToBlocks(inner.trim()), /\bopen\b/i.test(open[1] ?? ''));
+}
+
+const PRE_CODE = /^(<pre(?:\s[^>]*)?>)\s*(<code(?:\s[^>]*)?>)([\s\S]*)<\/code>\s*<\/pre>$/i;
+
+/**
+ * GitBook exports code with highlighted lines as `<pre class="language-x"><code>`, wrapping
+ * each highlighted line (newline included) in `<strong>`. Any other markup inside means it is
+ * not that, and the block stays literal.
+ */
+function preformattedCode(html: string): DocumentBlock | null {
+  const match = PRE_CODE.exec(html);
+  if (!match) return null;
+  const classes = `${parseHtmlTag(match[1])?.attrs.class ?? ''} ${parseHtmlTag(match[2])?.attrs.class ?? ''}`;
+  const syntax = /(?:^|\s)(?:language|lang)-(\S+)/.exec(classes)?.[1] ?? '';
+  const lines: Array<{ text: string; highlighted: boolean }> = [{ text: '', highlighted: false }];
+  let highlighted = false;
+  for (const piece of splitHtml(match[3])) {
+    if (piece.kind === 'tag') {
+      if (piece.tag.name !== 'strong') return null;
+      highlighted = !piece.tag.closing;
+      continue;
+    }
+    const parts = decodeHtmlEntities(piece.text).split('\n');
+    parts.forEach((part, index) => {
+      const line = lines[lines.length - 1];
+      if (part !== '' || index < parts.length - 1) line.highlighted ||= highlighted;
+      line.text += part;
+      if (index < parts.length - 1) lines.push({ text: '', highlighted: false });
+    });
+  }
+  if (lines.length > 1 && lines[lines.length - 1].text === '') lines.pop();
+  return block(
+    'code',
+    syntax ? { syntax } : {},
+    lines.map((line) => block('code-line', line.highlighted ? { highlighted: true } : {}, [textNode(line.text)])),
+  );
+}
+
+/** Images of an HTML block made only of `<figure>`s and `<img>`s, or null if it holds anything else. */
+function figureImages(pieces: readonly HtmlPiece[]): DocumentBlock[] | null {
+  const images: DocumentBlock[] = [];
+  let i = 0;
+  const isBlank = (piece: HtmlPiece) => piece.kind === 'text' && piece.text.trim() === '';
+  while (i < pieces.length) {
+    const piece = pieces[i];
+    if (isBlank(piece)) {
+      i++;
+      continue;
+    }
+    if (piece.kind !== 'tag' || piece.tag.closing) return null;
+    if (piece.tag.name === 'img') {
+      if (!piece.tag.attrs.src) return null;
+      images.push(imageFromAttributes(piece.tag.attrs, []));
+      i++;
+      continue;
+    }
+    if (piece.tag.name !== 'figure') return null;
+    let img: Record<string, string> | null = null;
+    let caption: DocumentBlock[] = [];
+    for (i++; i < pieces.length; i++) {
+      const inner = pieces[i];
+      if (isBlank(inner)) continue;
+      if (inner.kind !== 'tag') return null;
+      if (inner.tag.name === 'figure' && inner.tag.closing) break;
+      if (inner.tag.name === 'img' && !inner.tag.closing && !img) img = inner.tag.attrs;
+      else if (inner.tag.name === 'figcaption' && !inner.tag.closing) {
+        let captionHtml = '';
+        for (i++; i < pieces.length; i++) {
+          const captionPiece = pieces[i];
+          if (captionPiece.kind === 'tag' && captionPiece.tag.name === 'figcaption' && captionPiece.tag.closing) break;
+          captionHtml += captionPiece.kind === 'tag' ? captionPiece.raw : captionPiece.text;
+        }
+        caption = captionParagraphs(captionHtml);
+      } else if (!(inner.tag.name === 'picture' || inner.tag.name === 'source')) return null;
+    }
+    if (i >= pieces.length || !img?.src) return null;
+    images.push(imageFromAttributes(img, caption));
+    i++;
+  }
+  return images.length > 0 ? images : null;
+}
+
+function captionParagraphs(html: string): DocumentBlock[] {
+  return inlineTokensToSegments(parseInlineMarkdownTokens(html.trim()))
+    .filter((segment) => segment.some((n) => n.object === 'inline' || n.leaves.some((l) => l.text.trim() !== '')))
+    .map(paragraph);
+}
+

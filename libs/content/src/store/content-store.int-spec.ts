@@ -1,0 +1,348 @@
+import { execFileSync } from 'child_process';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { ContentStore } from './content-store';
+import { InvalidPathError, InvalidSpaceIdError, ObjectNotFoundError, RevisionNotFoundError } from './store.errors';
+import type { RevisionFileInput } from './write-revision';
+
+const encode = (text: string) => new TextEncoder().encode(text);
+const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+const author = { name: 'Ada Lovelace', email: 'ada@quire.invalid' };
+const at = new Date('2024-05-01T12:00:00Z');
+
+let dataDir: string;
+let store: ContentStore;
+let spaceCount = 0;
+const newSpace = () => `space${spaceCount++}`;
+
+beforeAll(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'quire-store-'));
+  store = new ContentStore({ dataDir });
+});
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+function gitCli(spaceId: string, ...args: string[]): string {
+  return execFileSync('git', ['--git-dir', store.repositoryPath(spaceId), ...args], {
+    env: { PATH: process.env.PATH, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
+  }).toString('utf8');
+}
+
+function looseObjects(spaceId: string): string[] {
+  const objects = join(store.repositoryPath(spaceId), 'objects');
+  return readdirSync(objects)
+    .filter((dir) => /^[0-9a-f]{2}$/.test(dir))
+    .flatMap((dir) => readdirSync(join(objects, dir)).map((file) => dir + file));
+}
+
+async function write(spaceId: string, files: Record<string, RevisionFileInput>, parents: string[] = [], message = 'Update') {
+  return store.writeRevision({ spaceId, parents, files, message, author, timestamp: at });
+}
+
+async function readText(spaceId: string, revision: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const file of await store.readRevisionFiles(spaceId, revision)) out[file.path] = decode(await store.readBlob(spaceId, file.oid));
+  return out;
+}
+
+/** A small valid PNG of the given size (an IHDR is all image-size needs; git does not care). */
+function png(seed: number, bytes = 2048): Uint8Array {
+  const out = new Uint8Array(bytes);
+  out.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  for (let i = 8; i < bytes; i++) out[i] = (i * 31 + seed * 17) & 0xff;
+  return out;
+}
+
+describe('ContentStore: repositories and revisions', () => {
+  it('creates a bare repository per space, idempotently', async () => {
+    const space = newSpace();
+    await store.initSpaceRepo(space);
+    await store.initSpaceRepo(space);
+    expect(store.repositoryPath(space)).toBe(join(dataDir, 'spaces', `${space}.git`));
+    expect(gitCli(space, 'rev-parse', '--is-bare-repository').trim()).toBe('true');
+  });
+
+  it('refuses a space id that is not a GitBook-style id', () => {
+    expect(() => store.repositoryPath('../etc')).toThrow(InvalidSpaceIdError);
+    expect(() => store.repositoryPath('')).toThrow(InvalidSpaceIdError);
+  });
+
+  it('round-trips nested paths with non-ASCII characters, spaces and parentheses', async () => {
+    const space = newSpace();
+    const files: Record<string, string | Uint8Array> = {
+      'README.md': '# Home\n',
+      'SUMMARY.md': '# Table of contents\n',
+      '教程/簡介.md': '# 簡介\n\n內容\n',
+      '教程/進階/視圖 (View).md': '# 檢視表（View）\n',
+      'guides/👋 welcome.md': '# Welcome 👋\n',
+      'Ünïcödé/Café déjà vu.md': '# Café\n',
+      '.gitbook/assets/image (1).png': png(1),
+      '.gitbook/assets/Screenshot 2022-09-11 at 00.06.24 (1).png': png(2),
+    };
+    const revision = await write(
+      space,
+      Object.fromEntries(Object.entries(files).map(([path, content]) => [path, typeof content === 'string' ? encode(content) : content])),
+    );
+    expect(revision).toMatch(/^[0-9a-f]{40}$/);
+
+    const listed = await store.readRevisionFiles(space, revision);
+    expect(listed.map((f) => f.path).sort()).toEqual(Object.keys(files).sort());
+    expect(listed.every((f) => f.mode === '100644')).toBe(true);
+    for (const file of listed) {
+      const expected = files[file.path];
+      const bytes = await store.readBlob(space, file.oid);
+      if (typeof expected === 'string') expect(decode(bytes)).toBe(expected);
+      else expect(Buffer.from(bytes).equals(Buffer.from(expected))).toBe(true);
+    }
+
+    // git itself agrees: the objects are well-formed and the tree holds the same paths.
+    expect(() => gitCli(space, 'fsck', '--strict', '--no-dangling', revision)).not.toThrow();
+    const cliPaths = gitCli(space, '-c', 'core.quotePath=false', 'ls-tree', '-r', '--name-only', revision).trim().split('\n');
+    expect(cliPaths.sort()).toEqual(Object.keys(files).sort());
+    expect(gitCli(space, 'show', `${revision}:教程/進階/視圖 (View).md`)).toBe('# 檢視表（View）\n');
+  });
+
+  it('records message, author, time and parents, as git reads them', async () => {
+    const space = newSpace();
+    const first = await write(space, { 'README.md': encode('# One\n') }, [], 'First');
+    const second = await write(space, { 'README.md': encode('# Two\n') }, [first], 'Second');
+    const other = await write(space, { 'README.md': encode('# Other\n') }, [first], 'Other');
+    const merge = await write(space, { 'README.md': encode('# Merged\n') }, [second, other], 'Merge');
+
+    expect(await store.readRevision(space, merge)).toEqual({
+      oid: merge,
+      tree: expect.stringMatching(/^[0-9a-f]{40}$/),
+      parents: [second, other],
+      message: 'Merge\n',
+      author,
+      timestamp: at,
+    });
+    expect((await store.readRevision(space, first)).parents).toEqual([]);
+    // All four share a timestamp, so git's log order among them is arbitrary: compare sets.
+    const log = gitCli(space, 'log', '--format=%H %P|%an <%ae>|%at|%s', merge).trim().split('\n');
+    const seconds = at.getTime() / 1000;
+    expect(log.sort()).toEqual(
+      [
+        `${merge} ${second} ${other}|Ada Lovelace <ada@quire.invalid>|${seconds}|Merge`,
+        `${other} ${first}|Ada Lovelace <ada@quire.invalid>|${seconds}|Other`,
+        `${second} ${first}|Ada Lovelace <ada@quire.invalid>|${seconds}|Second`,
+        `${first} |Ada Lovelace <ada@quire.invalid>|${seconds}|First`,
+      ].sort(),
+    );
+  });
+
+  it('reuses unchanged blobs given by oid without rewriting them', async () => {
+    const space = newSpace();
+    const pages: Record<string, RevisionFileInput> = {};
+    for (let i = 0; i < 20; i++) pages[`section-${i % 4}/page-${i}.md`] = encode(`# Page ${i}\n`);
+    const first = await write(space, pages);
+    const before = new Set(looseObjects(space));
+    const listed = await store.readRevisionFiles(space, first);
+    const unchangedFile = join(store.repositoryPath(space), 'objects', listed[0].oid.slice(0, 2), listed[0].oid.slice(2));
+    const mtime = statSync(unchangedFile).mtimeMs;
+
+    const next: Record<string, RevisionFileInput> = Object.fromEntries(listed.map((f) => [f.path, { oid: f.oid }]));
+    next['section-1/page-1.md'] = encode('# Page 1, edited\n');
+    const second = await write(space, next, [first]);
+
+    const added = looseObjects(space).filter((oid) => !before.has(oid));
+    // The edited blob, its folder's tree, the root tree and the commit: nothing else.
+    expect(added).toHaveLength(4);
+    expect(added).toContain(second);
+    expect(statSync(unchangedFile).mtimeMs).toBe(mtime);
+    expect((await readText(space, second))['section-1/page-1.md']).toBe('# Page 1, edited\n');
+    expect((await readText(space, second))['section-2/page-2.md']).toBe('# Page 2\n');
+  });
+
+  it('gives a revision with the same content, parents and metadata the same id', async () => {
+    const space = newSpace();
+    const files = { 'README.md': encode('# Same\n') };
+    const [a, b] = await Promise.all([write(space, files), write(space, files)]);
+    expect(a).toBe(b);
+    expect(() => gitCli(space, 'fsck', '--strict', '--no-dangling', a)).not.toThrow();
+  });
+
+  it('refuses paths that cannot be stored', async () => {
+    const space = newSpace();
+    for (const path of ['/abs.md', 'a//b.md', 'a/', 'a/../b.md', './a.md', '.git/config', 'x/.GIT/y']) {
+      await expect(write(space, { [path]: encode('x') })).rejects.toThrow(InvalidPathError);
+    }
+    await expect(write(space, { 'page.md': encode('x'), 'page.md/child.md': encode('y') })).rejects.toMatchObject({
+      code: 'invalid_path',
+      path: 'page.md/child.md',
+    });
+  });
+
+  it('refuses a missing parent or a blob oid the repository does not hold', async () => {
+    const space = newSpace();
+    const ghost = 'ab'.repeat(20);
+    await expect(write(space, { 'README.md': encode('x') }, [ghost])).rejects.toMatchObject({
+      name: 'RevisionNotFoundError',
+      code: 'revision_not_found',
+      spaceId: space,
+      revision: ghost,
+    });
+    await expect(write(space, { 'README.md': { oid: ghost } })).rejects.toMatchObject({
+      name: 'ObjectNotFoundError',
+      oid: ghost,
+      path: 'README.md',
+    });
+  });
+
+  it('reports unknown revisions and blobs with typed errors', async () => {
+    const space = newSpace();
+    const revision = await write(space, { 'README.md': encode('# Hi\n') });
+    const [readme] = await store.readRevisionFiles(space, revision);
+    const ghost = 'cd'.repeat(20);
+    await expect(store.readRevisionFiles(space, ghost)).rejects.toEqual(new RevisionNotFoundError(space, ghost));
+    await expect(store.readRevisionFiles(space, 'not-a-sha')).rejects.toBeInstanceOf(RevisionNotFoundError);
+    // A blob is not a revision.
+    await expect(store.readRevisionFiles(space, readme.oid)).rejects.toBeInstanceOf(RevisionNotFoundError);
+    // A revision of one space is not a revision of another.
+    await expect(store.readRevisionFiles(newSpace(), revision)).rejects.toBeInstanceOf(RevisionNotFoundError);
+    await expect(store.readBlob(space, ghost)).rejects.toBeInstanceOf(ObjectNotFoundError);
+  });
+
+  it('hands out copies of cached blobs', async () => {
+    const space = newSpace();
+    const revision = await write(space, { 'README.md': encode('# Hi\n') });
+    const [readme] = await store.readRevisionFiles(space, revision);
+    const first = await store.readBlob(space, readme.oid);
+    first[0] = 0;
+    expect(decode(await store.readBlob(space, readme.oid))).toBe('# Hi\n');
+  });
+
+  it('writes 1,000 pages and 50 images in well under a second', async () => {
+    const files: Record<string, RevisionFileInput> = { 'README.md': encode('# Home\n'), 'SUMMARY.md': encode('# Table of contents\n') };
+    for (let i = 0; i < 1000; i++) {
+      files[`part-${i % 10}/chapter-${i % 37}/page-${i}.md`] = encode(`# Page ${i}\n\n${'Some documentation text. '.repeat(120)}\n`);
+    }
+    for (let i = 0; i < 50; i++) files[`.gitbook/assets/image-${i}.png`] = png(i, 30_000);
+
+    // Best of three fresh spaces: the machine running the tests is shared, and one slow
+    // run says more about its neighbours than about this code.
+    const runs: number[] = [];
+    let space = '';
+    let revision = '';
+    for (let run = 0; run < 3; run++) {
+      space = newSpace();
+      await store.initSpaceRepo(space);
+      const started = performance.now();
+      revision = await write(space, files);
+      runs.push(performance.now() - started);
+    }
+    console.log(`writeRevision: 1,052 files (3.1 MB pages + 1.5 MB images): ${runs.map((ms) => ms.toFixed(0)).join(', ')} ms`);
+    expect(Math.min(...runs)).toBeLessThan(1000);
+
+    const listStarted = performance.now();
+    const listed = await store.readRevisionFiles(space, revision);
+    const listElapsed = performance.now() - listStarted;
+    expect(listed).toHaveLength(1052);
+    const again = performance.now();
+    await store.readRevisionFiles(space, revision);
+    console.log(
+      `readRevisionFiles: ${listElapsed.toFixed(0)} ms cold, ${(performance.now() - again).toFixed(1)} ms with the tree cache`,
+    );
+
+    // A follow-up revision that changes one page and keeps the rest by oid.
+    const next: Record<string, RevisionFileInput> = Object.fromEntries(listed.map((f) => [f.path, { oid: f.oid }]));
+    next['part-3/chapter-3/page-3.md'] = encode('# Page 3, edited\n');
+    const nextStarted = performance.now();
+    await write(space, next, [revision]);
+    console.log(`writeRevision of one changed page among 1,052 files: ${(performance.now() - nextStarted).toFixed(0)} ms`);
+  });
+});
+
+describe('ContentStore: merging and fast-forwards', () => {
+  const space = 'merges';
+  let base: string;
+  const baseFiles = {
+    'README.md': '# Home\n\nWelcome.\n',
+    'guide/intro.md': '# Intro\n\nFirst paragraph.\n\nSecond paragraph.\n\nThird paragraph.\n',
+    'guide/setup.md': '# Setup\n\nInstall it.\n',
+    'faq.md': '# FAQ\n\nQuestions.\n',
+  };
+
+  const revisionFrom = async (changes: Record<string, string | null>, parents: string[]) => {
+    const files: Record<string, RevisionFileInput> = {};
+    const current = await store.readRevisionFiles(space, parents[0]);
+    for (const file of current) files[file.path] = { oid: file.oid };
+    for (const [path, text] of Object.entries(changes)) {
+      if (text === null) delete files[path];
+      else files[path] = encode(text);
+    }
+    return write(space, files, parents);
+  };
+
+  const merged = async (ours: string, theirs: string) => {
+    const result = await store.mergeTrees({ spaceId: space, base, ours, theirs });
+    const revision = await write(space, result.files, [ours, theirs], 'Merge');
+    return { conflicts: result.conflicts, text: await readText(space, revision) };
+  };
+
+  beforeAll(async () => {
+    base = await write(space, Object.fromEntries(Object.entries(baseFiles).map(([p, t]) => [p, encode(t)])));
+  });
+
+  it('merges changes to different files cleanly', async () => {
+    const ours = await revisionFrom({ 'README.md': '# Home\n\nWelcome, ours.\n', 'new-ours.md': '# New\n' }, [base]);
+    const theirs = await revisionFrom({ 'faq.md': '# FAQ\n\nMore questions.\n', 'guide/setup.md': null }, [base]);
+    const { conflicts, text } = await merged(ours, theirs);
+    expect(conflicts).toEqual([]);
+    expect(text).toEqual({
+      'README.md': '# Home\n\nWelcome, ours.\n',
+      'faq.md': '# FAQ\n\nMore questions.\n',
+      'guide/intro.md': baseFiles['guide/intro.md'],
+      'new-ours.md': '# New\n',
+    });
+  });
+
+  it('merges changes to different lines of one page cleanly', async () => {
+    const ours = await revisionFrom({ 'guide/intro.md': '# Intro\n\nFirst paragraph, ours.\n\nSecond paragraph.\n\nThird paragraph.\n' }, [base]);
+    const theirs = await revisionFrom({ 'guide/intro.md': '# Intro\n\nFirst paragraph.\n\nSecond paragraph.\n\nThird paragraph, theirs.\n' }, [base]);
+    const { conflicts, text } = await merged(ours, theirs);
+    expect(conflicts).toEqual([]);
+    expect(text['guide/intro.md']).toBe('# Intro\n\nFirst paragraph, ours.\n\nSecond paragraph.\n\nThird paragraph, theirs.\n');
+  });
+
+  it('writes conflict markers where both sides changed the same lines', async () => {
+    const ours = await revisionFrom({ 'guide/intro.md': '# Intro\n\nFirst paragraph.\n\nSecond, ours.\n\nThird paragraph.\n' }, [base]);
+    const theirs = await revisionFrom({ 'guide/intro.md': '# Intro\n\nFirst paragraph.\n\nSecond, theirs.\n\nThird paragraph.\n' }, [base]);
+    const { conflicts, text } = await merged(ours, theirs);
+    expect(conflicts).toEqual([{ path: 'guide/intro.md', kind: 'content' }]);
+    expect(text['guide/intro.md']).toBe(
+      '# Intro\n\nFirst paragraph.\n\n<<<<<<< ours\nSecond, ours.\n=======\nSecond, theirs.\n>>>>>>> theirs\n\nThird paragraph.\n',
+    );
+  });
+
+  it('reports delete/modify and keeps the modified page', async () => {
+    const ours = await revisionFrom({ 'faq.md': null }, [base]);
+    const theirs = await revisionFrom({ 'faq.md': '# FAQ\n\nEdited.\n' }, [base]);
+    const { conflicts, text } = await merged(ours, theirs);
+    expect(conflicts).toEqual([{ path: 'faq.md', kind: 'delete-modify' }]);
+    expect(text['faq.md']).toBe('# FAQ\n\nEdited.\n');
+  });
+
+  it('reports add/add with markers around the differing lines', async () => {
+    const ours = await revisionFrom({ 'guide/new.md': '# New page\n\nOurs.\n' }, [base]);
+    const theirs = await revisionFrom({ 'guide/new.md': '# New page\n\nTheirs.\n' }, [base]);
+    const { conflicts, text } = await merged(ours, theirs);
+    expect(conflicts).toEqual([{ path: 'guide/new.md', kind: 'add-add' }]);
+    expect(text['guide/new.md']).toBe('# New page\n\n<<<<<<< ours\nOurs.\n=======\nTheirs.\n>>>>>>> theirs\n');
+  });
+
+  it('detects fast-forwards', async () => {
+    const child = await revisionFrom({ 'faq.md': '# FAQ 2\n' }, [base]);
+    const grandchild = await revisionFrom({ 'faq.md': '# FAQ 3\n' }, [child]);
+    const sibling = await revisionFrom({ 'README.md': '# Sibling\n' }, [base]);
+    const mergeCommit = await write(space, { 'README.md': encode('# M\n') }, [sibling, grandchild]);
+
+    expect(await store.isAncestor(space, base, grandchild)).toBe(true);
+    expect(await store.isAncestor(space, child, grandchild)).toBe(true);
+    expect(await store.isAncestor(space, grandchild, grandchild)).toBe(true);
+    expect(await store.isAncestor(space, grandchild, base)).toBe(false);
+    expect(await store.isAncestor(space, sibling, grandchild)).toBe(false);
+    expect(await store.isAncestor(space, child, mergeCommit)).toBe(true);
+    await expect(store.isAncestor(space, 'ef'.repeat(20), grandchild)).rejects.toBeInstanceOf(RevisionNotFoundError);
+  });
+});

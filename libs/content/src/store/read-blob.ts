@@ -1,0 +1,23 @@
+import { gitFs as fs } from './git-fs';
+import git from 'isomorphic-git';
+import { isGitError } from './read-revision';
+import { cacheKey, OID, type SpaceRepo } from './space-repo';
+import { ObjectNotFoundError } from './store.errors';
+
+/** A file's bytes by blob oid. The caller gets its own copy: the cached one stays intact
+ * whatever the caller does with it. */
+export async function readBlob(repo: SpaceRepo, oid: string): Promise<Uint8Array> {
+  const key = cacheKey(repo, oid);
+  const cached = repo.caches.blobs.get(key);
+  if (cached) return cached.slice();
+  if (!OID.test(oid)) throw new ObjectNotFoundError(repo.spaceId, oid);
+  let blob: Uint8Array;
+  try {
+    ({ blob } = await git.readBlob({ fs, gitdir: repo.gitdir, oid }));
+  } catch (error) {
+    if (isGitError(error, 'NotFoundError', 'ObjectTypeError')) throw new ObjectNotFoundError(repo.spaceId, oid);
+    throw error;
+  }
+  repo.caches.blobs.set(key, blob);
+  return blob.slice();
+}

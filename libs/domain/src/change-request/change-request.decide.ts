@@ -1,0 +1,226 @@
+import { badRequest, conflict, DomainError, notFound, unprocessable } from '../shared/domain-error';
+import { DecideContext } from '../shared/event';
+import { RevisionCreated } from '../revision/revision.events';
+import { MergeRulesConfiguration } from '../space/space.settings';
+import { CHANGE_REQUEST_SUBJECT_MAX, ChangeRequestEvent, ChangeRequestMergeFailed } from './change-request.events';
+import { changeRequestBase, ChangeRequestState, PendingRequest } from './change-request.state';
+import { mergeRuleViolations } from './merge-rules';
+
+/**
+ * A merge or update asked for this long ago and never finished (its job was lost) no longer
+ * holds the change request: a new request starts a new job.
+ */
+export const PENDING_REQUEST_TTL_MS = 5 * 60 * 1000;
+
+export interface CreateChangeRequest {
+  type: 'CreateChangeRequest';
+  changeRequestId: string;
+  spaceId: string;
+  number: number;
+  subject?: string;
+  revisionInitial: string;
+  creatorId: string;
+}
+
+export interface EditChangeRequest {
+  type: 'EditChangeRequest';
+  subject?: string;
+  description?: unknown | null;
+  status?: 'draft' | 'open' | 'archived';
+  actorId: string;
+}
+
+/** A content batch turned into a revision on top of `onHead` (the head it was computed from). */
+export interface RecordChangeRequestRevision {
+  type: 'RecordChangeRequestRevision';
+  revision: RevisionCreated;
+  onHead: string;
+}
+
+export interface RequestChangeRequestMerge {
+  type: 'RequestChangeRequestMerge';
+  requestId: string;
+  actorId: string;
+  space: { revision: string; mergeRules: MergeRulesConfiguration };
+}
+
+export interface CompleteChangeRequestMerge {
+  type: 'CompleteChangeRequestMerge';
+  requestId: string;
+  revisionMerged: string;
+  /** The head that was merged. */
+  revision: string;
+  mergedBy: string;
+}
+
+export interface FailChangeRequestMerge {
+  type: 'FailChangeRequestMerge';
+  requestId: string;
+  reason: ChangeRequestMergeFailed['data']['reason'];
+  message: string;
+  spaceRevision: string;
+  conflicts: string[];
+}
+
+export interface RequestChangeRequestUpdate {
+  type: 'RequestChangeRequestUpdate';
+  requestId: string;
+  actorId: string;
+}
+
+export interface CompleteChangeRequestUpdate {
+  type: 'CompleteChangeRequestUpdate';
+  requestId: string;
+  /** The new head (absent when the change request already had everything). */
+  revision?: RevisionCreated;
+  /** The head the update was computed from. */
+  onHead: string;
+  revisionMergedAncestor: string;
+  conflicts: string[];
+}
+
+export type ChangeRequestCommand =
+  | CreateChangeRequest
+  | EditChangeRequest
+  | RecordChangeRequestRevision
+  | RequestChangeRequestMerge
+  | CompleteChangeRequestMerge
+  | FailChangeRequestMerge
+  | RequestChangeRequestUpdate
+  | CompleteChangeRequestUpdate;
+
+/** The head moved while a revision was being computed on top of it: compute again. */
+export class StaleHeadError extends DomainError {
+  constructor(readonly expected: string, readonly actual: string | undefined) {
+    super('conflict', 'The change request changed while this was being applied; retry');
+  }
+}
+
+export function decideChangeRequest(command: ChangeRequestCommand, state: ChangeRequestState, ctx: DecideContext): ChangeRequestEvent[] {
+  const at = ctx.now.toISOString();
+  if (command.type === 'CreateChangeRequest') {
+    if (state.exists) throw conflict(`Change request ${command.changeRequestId} already exists`);
+    const subject = command.subject ?? '';
+    assertSubject(subject);
+    return [
+      {
+        type: 'ChangeRequestCreated',
+        data: {
+          changeRequestId: command.changeRequestId,
+          spaceId: command.spaceId,
+          number: command.number,
+          subject,
+          revisionInitial: command.revisionInitial,
+          createdBy: command.creatorId,
+          createdAt: at,
+        },
+      },
+    ];
+  }
+  if (!state.exists) throw notFound('Change request not found');
+  const ids = { changeRequestId: state.changeRequestId!, spaceId: state.spaceId! };
+  switch (command.type) {
+    case 'EditChangeRequest': {
+      const events: ChangeRequestEvent[] = [];
+      const details: { subject?: string; description?: unknown | null } = {};
+      if (command.subject !== undefined && command.subject !== state.subject) {
+        assertSubject(command.subject);
+        details.subject = command.subject;
+      }
+      if (command.description !== undefined && JSON.stringify(command.description) !== JSON.stringify(state.description ?? null)) {
+        details.description = command.description;
+      }
+      if (Object.keys(details).length > 0) events.push({ type: 'ChangeRequestDetailsChanged', data: { ...ids, ...details, by: command.actorId, at } });
+      if (command.status !== undefined && command.status !== state.status) {
+        if (state.status === 'merged') throw conflict('A merged change request keeps its status');
+        if (isPending(state.pendingMerge, ctx.now)) throw conflict('The change request is being merged');
+        events.push({ type: 'ChangeRequestStatusChanged', data: { ...ids, from: state.status, to: command.status, by: command.actorId, at } });
+      }
+      return events;
+    }
+    case 'RecordChangeRequestRevision': {
+      if (state.status === 'merged') throw conflict('A merged change request cannot be edited');
+      if (isPending(state.pendingMerge, ctx.now)) throw conflict('The change request is being merged; edit it once the merge has finished');
+      if (state.revision !== command.onHead) throw new StaleHeadError(command.onHead, state.revision);
+      return [command.revision];
+    }
+    case 'RequestChangeRequestMerge': {
+      // Already merged (a retried request) or already being merged: the caller waits for that.
+      if (state.status === 'merged' || isPending(state.pendingMerge, ctx.now)) return [];
+      if (state.status === 'archived') throw conflict('An archived change request cannot be merged; reopen it first');
+      const violations = mergeRuleViolations(command.space.mergeRules, {
+        outdated: command.space.revision !== changeRequestBase(state),
+        subject: state.subject,
+        hasDescription: state.description !== undefined && state.description !== null,
+        createdBy: state.createdBy!,
+        actorId: command.actorId,
+        approvedReviews: 0,
+        reviews: 0,
+      });
+      if (violations.length > 0) throw unprocessable(`The merge rules of this space block the merge: ${violations.join('; ')}`, { violations });
+      return [{ type: 'ChangeRequestMergeRequested', data: { ...ids, requestId: command.requestId, requestedBy: command.actorId, at } }];
+    }
+    case 'CompleteChangeRequestMerge':
+      if (state.status === 'merged') return [];
+      return [
+        {
+          type: 'ChangeRequestMerged',
+          data: {
+            ...ids,
+            requestId: command.requestId,
+            from: state.status,
+            revisionMerged: command.revisionMerged,
+            revision: command.revision,
+            mergedBy: command.mergedBy,
+            mergedAt: at,
+          },
+        },
+      ];
+    case 'FailChangeRequestMerge':
+      if (state.status === 'merged') return [];
+      return [
+        {
+          type: 'ChangeRequestMergeFailed',
+          data: {
+            ...ids,
+            requestId: command.requestId,
+            reason: command.reason,
+            message: command.message,
+            spaceRevision: command.spaceRevision,
+            conflicts: command.conflicts,
+            at,
+          },
+        },
+      ];
+    case 'RequestChangeRequestUpdate':
+      if (state.status === 'merged') throw conflict('A merged change request cannot be updated');
+      if (isPending(state.pendingUpdate, ctx.now)) return [];
+      return [{ type: 'ChangeRequestUpdateRequested', data: { ...ids, requestId: command.requestId, requestedBy: command.actorId, at } }];
+    case 'CompleteChangeRequestUpdate': {
+      if (state.status === 'merged') throw conflict('A merged change request cannot be updated');
+      if (state.revision !== command.onHead) throw new StaleHeadError(command.onHead, state.revision);
+      const events: ChangeRequestEvent[] = command.revision ? [command.revision] : [];
+      events.push({
+        type: 'ChangeRequestUpdated',
+        data: {
+          ...ids,
+          requestId: command.requestId,
+          revision: command.revision?.data.revision ?? state.revision!,
+          revisionMergedAncestor: command.revisionMergedAncestor,
+          result: command.conflicts.length > 0 ? 'conflicts' : 'update',
+          conflicts: command.conflicts,
+          at,
+        },
+      });
+      return events;
+    }
+  }
+}
+
+export function isPending(request: PendingRequest | undefined, now: Date): request is PendingRequest {
+  return !!request && now.getTime() - Date.parse(request.at) < PENDING_REQUEST_TTL_MS;
+}
+
+function assertSubject(subject: string): void {
+  if (subject.length > CHANGE_REQUEST_SUBJECT_MAX) throw badRequest(`A change request subject has at most ${CHANGE_REQUEST_SUBJECT_MAX} characters`);
+}

@@ -1,0 +1,122 @@
+import { DomainEvent } from '../shared/event';
+import { RevisionCreated } from '../revision/revision.events';
+
+/** GitBook's ChangeRequestStatus. */
+export const CHANGE_REQUEST_STATUSES = ['draft', 'open', 'archived', 'merged'] as const;
+export type ChangeRequestStatus = (typeof CHANGE_REQUEST_STATUSES)[number];
+/** GitBook's ChangeRequestSubject. */
+export const CHANGE_REQUEST_SUBJECT_MAX = 100;
+
+/**
+ * Recorded in the space's stream, appended with its expected version: that is what makes a
+ * change request's `number` unique per space (two creations racing retry on fresh state).
+ */
+export type ChangeRequestNumberAllocated = DomainEvent<
+  'ChangeRequestNumberAllocated',
+  { spaceId: string; changeRequestId: string; number: number; at: string }
+>;
+
+/** The rest live in `change-request-<id>`, together with the change request's own RevisionCreated. */
+export type ChangeRequestCreated = DomainEvent<
+  'ChangeRequestCreated',
+  {
+    changeRequestId: string;
+    spaceId: string;
+    number: number;
+    subject: string;
+    /** The space's live revision when the change request branched off; also its first head. */
+    revisionInitial: string;
+    createdBy: string;
+    createdAt: string;
+  }
+>;
+
+/** Subject and description (PATCH); `description: null` clears it. */
+export type ChangeRequestDetailsChanged = DomainEvent<
+  'ChangeRequestDetailsChanged',
+  { changeRequestId: string; spaceId: string; subject?: string; description?: unknown | null; by: string; at: string }
+>;
+
+/** `from` is carried so the space's counters move without reading anything else. */
+export type ChangeRequestStatusChanged = DomainEvent<
+  'ChangeRequestStatusChanged',
+  { changeRequestId: string; spaceId: string; from: ChangeRequestStatus; to: ChangeRequestStatus; by: string; at: string }
+>;
+
+/** A merge was asked for; its event id names the worker's job. Content edits wait until it ends. */
+export type ChangeRequestMergeRequested = DomainEvent<
+  'ChangeRequestMergeRequested',
+  { changeRequestId: string; spaceId: string; requestId: string; requestedBy: string; at: string }
+>;
+
+export type ChangeRequestMerged = DomainEvent<
+  'ChangeRequestMerged',
+  {
+    changeRequestId: string;
+    spaceId: string;
+    requestId: string;
+    /** The status before merging (for the space's counters). */
+    from: ChangeRequestStatus;
+    /** The space revision the merge produced. */
+    revisionMerged: string;
+    /** The change request head that was merged. */
+    revision: string;
+    mergedBy: string;
+    mergedAt: string;
+  }
+>;
+
+/** Nothing reached the space: conflicts (the change request stays as it was) or a merge rule. */
+export type ChangeRequestMergeFailed = DomainEvent<
+  'ChangeRequestMergeFailed',
+  {
+    changeRequestId: string;
+    spaceId: string;
+    requestId: string;
+    reason: 'conflicts' | 'merge_rules' | 'not_mergeable';
+    message: string;
+    /** The space's live revision the merge was tried against. */
+    spaceRevision: string;
+    /** Pages or files both sides changed in ways that do not combine. */
+    conflicts: string[];
+    at: string;
+  }
+>;
+
+export type ChangeRequestUpdateRequested = DomainEvent<
+  'ChangeRequestUpdateRequested',
+  { changeRequestId: string; spaceId: string; requestId: string; requestedBy: string; at: string }
+>;
+
+/**
+ * The space's revision was merged into the change request (a RevisionCreated of kind `update`
+ * precedes it in the same append, unless nothing had to change).
+ */
+export type ChangeRequestUpdated = DomainEvent<
+  'ChangeRequestUpdated',
+  {
+    changeRequestId: string;
+    spaceId: string;
+    requestId: string;
+    /** The change request's head after the update. */
+    revision: string;
+    /** The space revision merged in: the change request's new base. */
+    revisionMergedAncestor: string;
+    result: 'update' | 'conflicts';
+    conflicts: string[];
+    at: string;
+  }
+>;
+
+export type ChangeRequestEvent =
+  | ChangeRequestCreated
+  | ChangeRequestDetailsChanged
+  | ChangeRequestStatusChanged
+  | ChangeRequestMergeRequested
+  | ChangeRequestMerged
+  | ChangeRequestMergeFailed
+  | ChangeRequestUpdateRequested
+  | ChangeRequestUpdated
+  | RevisionCreated;
+
+export const changeRequestStream = (changeRequestId: string) => `change-request-${changeRequestId}`;

@@ -1,0 +1,35 @@
+import { DomainEvent } from '../shared/event';
+import { RevisionFileNode, RevisionPageNode } from './page-tree';
+
+/** How a revision came to be (GitBook's Revision.type, plus `import` and `initial`, shown as `edits`). */
+export type RevisionKind = 'initial' | 'edits' | 'merge' | 'update' | 'import' | 'rollback';
+
+export interface RevisionGitInfo {
+  oid: string;
+  message: string;
+  url?: string;
+  ref?: string;
+}
+
+/**
+ * A new immutable revision: a commit in the space's git repository and the page tree it
+ * holds (page ids assigned here, stable across revisions). Recorded in the space stream for
+ * live revisions and in the change request's stream for its own.
+ */
+export type RevisionCreated = DomainEvent<
+  'RevisionCreated',
+  {
+    spaceId: string;
+    changeRequestId?: string;
+    /** The commit id; revisions are commits. */
+    revision: string;
+    parents: string[];
+    kind: RevisionKind;
+    pages: RevisionPageNode[];
+    files: RevisionFileNode[];
+    git?: RevisionGitInfo;
+    mergedFrom?: string;
+    createdBy?: string;
+    createdAt: string;
+  }
+>;

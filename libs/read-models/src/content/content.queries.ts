@@ -1,0 +1,48 @@
+import { Queryable } from '@quire/platform/db/db';
+import { RevisionFileNode, RevisionPageNode } from '@quire/domain';
+
+export interface RevisionRow {
+  space_id: string;
+  id: string;
+  change_request_id: string | null;
+  parents: string[];
+  kind: string;
+  git: { oid: string; message: string; url?: string; ref?: string } | null;
+  merged_from: string | null;
+  created_at: Date;
+  pages: RevisionPageNode[];
+  files: RevisionFileNode[];
+}
+
+export interface PageRow {
+  page_id: string;
+  parent_id: string | null;
+  kind: 'sheet' | 'group' | 'link';
+  path: string;
+  /** The page with its subtree. */
+  node: RevisionPageNode;
+  markdown: string | null;
+  document: unknown | null;
+}
+
+export class ContentQueries {
+  constructor(private readonly db: Queryable) {}
+
+  async revision(spaceId: string, revisionId: string): Promise<RevisionRow | undefined> {
+    return (await this.db.query<RevisionRow>(`SELECT * FROM rm_revisions WHERE space_id = $1 AND id = $2`, [spaceId, revisionId])).rows[0];
+  }
+
+  /** One query: the page with its subtree and, when asked, its parsed content. */
+  async page(spaceId: string, revisionId: string, by: { id: string } | { path: string }, withContent: boolean): Promise<PageRow | undefined> {
+    const where = 'id' in by ? 'p.page_id = $3' : 'p.path = $3';
+    const r = await this.db.query<PageRow>(
+      `SELECT p.page_id, p.parent_id, p.kind, p.path, p.node,
+              ${withContent ? 'c.markdown, c.document' : 'NULL AS markdown, NULL AS document'}
+         FROM rm_revision_pages p ${withContent ? 'LEFT JOIN rm_page_contents c ON c.blob = p.blob' : ''}
+        WHERE p.space_id = $1 AND p.revision_id = $2 AND ${where}
+        ORDER BY (p.kind = 'group') LIMIT 1`,
+      [spaceId, revisionId, 'id' in by ? by.id : by.path],
+    );
+    return r.rows[0];
+  }
+}

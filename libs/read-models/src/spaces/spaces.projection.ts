@@ -1,0 +1,145 @@
+import { Queryable } from '@quire/platform/db/db';
+import { Projection, TableNamer } from '@quire/projections/projection';
+import { encodeLevel, SpaceChanges } from '@quire/domain';
+
+/**
+ * One row per space with everything GitBook's Space shows. The change-request counters and
+ * `comments` start at zero and are kept here for the change-request events to update; `revision`
+ * follows SpaceRevisionChanged; `git_sync` stays null until an import ran.
+ */
+export const spacesProjection: Projection = {
+  name: 'spaces',
+  version: 1,
+  tables: ['rm_spaces'],
+  handles: ['SpaceCreated', 'SpaceUpdated', 'SpaceDeleted', 'SpaceRestored', 'SpaceRevisionChanged', 'GitImportRequested', 'GitImportStarted', 'GitImportCompleted', 'GitImportFailed'],
+  schema: (t) => `
+    CREATE TABLE ${t('rm_spaces')} (
+      id text PRIMARY KEY,
+      organization_id text NOT NULL,
+      parent text,
+      title text NOT NULL,
+      emoji text,
+      icon text,
+      language text,
+      edit_mode text NOT NULL,
+      default_level text NOT NULL,
+      merge_rules jsonb NOT NULL,
+      revision text NOT NULL,
+      initial_revision text NOT NULL,
+      empty boolean NOT NULL DEFAULT false,
+      duplicated_from text,
+      duplicated_from_revision text,
+      git_sync jsonb,
+      change_requests int NOT NULL DEFAULT 0,
+      change_requests_open int NOT NULL DEFAULT 0,
+      change_requests_draft int NOT NULL DEFAULT 0,
+      comments int NOT NULL DEFAULT 0,
+      created_by text NOT NULL,
+      created_at timestamptz NOT NULL,
+      updated_at timestamptz NOT NULL,
+      deleted_at timestamptz);
+    CREATE INDEX rm_spaces_org_created ON ${t('rm_spaces')} (organization_id, created_at, id);
+    CREATE INDEX rm_spaces_parent_created ON ${t('rm_spaces')} (parent, created_at, id) WHERE parent IS NOT NULL;
+  `,
+  async apply(event, tx, t) {
+    const d = event.data as any;
+    switch (event.type) {
+      case 'SpaceCreated':
+        await tx.query(
+          `INSERT INTO ${t('rm_spaces')} (id, organization_id, parent, title, emoji, icon, language, edit_mode, default_level, merge_rules,
+             revision, initial_revision, empty, duplicated_from, duplicated_from_revision, created_by, created_at, updated_at)
+           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$11,$12,$13,$14,$15,$16,$16) ON CONFLICT (id) DO NOTHING`,
+          [
+            d.spaceId,
+            d.organizationId,
+            d.parent ?? null,
+            d.title,
+            d.emoji ?? null,
+            d.icon ?? null,
+            d.language ?? null,
+            d.editMode,
+            encodeLevel(d.defaultLevel),
+            JSON.stringify(d.mergeRules),
+            d.initialRevision,
+            d.empty ?? false,
+            d.duplicatedFrom ?? null,
+            d.duplicatedFromRevision ?? null,
+            d.createdBy,
+            d.createdAt,
+          ],
+        );
+        break;
+      case 'SpaceUpdated': {
+        const c = d.changes as SpaceChanges;
+        const sets: string[] = [];
+        const params: unknown[] = [d.spaceId, d.at];
+        const set = (column: string, value: unknown) => {
+          params.push(value);
+          sets.push(`${column} = $${params.length}`);
+        };
+        if (c.title !== undefined) set('title', c.title);
+        if (c.emoji !== undefined) set('emoji', c.emoji);
+        if (c.icon !== undefined) set('icon', c.icon);
+        if (c.editMode !== undefined) set('edit_mode', c.editMode);
+        if (c.language !== undefined) set('language', c.language);
+        if (c.defaultLevel !== undefined) set('default_level', encodeLevel(c.defaultLevel));
+        if (c.mergeRules !== undefined) set('merge_rules', JSON.stringify(c.mergeRules));
+        await tx.query(`UPDATE ${t('rm_spaces')} SET ${[...sets, 'updated_at = $2'].join(', ')} WHERE id = $1`, params);
+        break;
+      }
+      case 'SpaceDeleted':
+        await tx.query(`UPDATE ${t('rm_spaces')} SET deleted_at = $2, updated_at = $2 WHERE id = $1`, [d.spaceId, d.at]);
+        break;
+      case 'SpaceRestored':
+        await tx.query(`UPDATE ${t('rm_spaces')} SET deleted_at = NULL, updated_at = $2 WHERE id = $1`, [d.spaceId, d.at]);
+        break;
+      case 'GitImportRequested':
+      case 'GitImportStarted':
+      case 'GitImportCompleted':
+      case 'GitImportFailed':
+        await applyGitSync(event.type, d, tx, t);
+        break;
+      case 'SpaceRevisionChanged':
+        await tx.query(`UPDATE ${t('rm_spaces')} SET revision = $2, updated_at = greatest(updated_at, $3) WHERE id = $1`, [
+          d.spaceId,
+          d.revision,
+          event.recordedAt,
+        ]);
+        break;
+    }
+  },
+};
+
+/**
+ * GitBook's GitSyncState on the space: the repository and the latest import operation.
+ * Quire imports from any git host over HTTP; the provider is the one named by the request
+ * (gitInfo) or recognised from the URL, GitHub's otherwise (the schema allows no other).
+ */
+async function applyGitSync(type: string, d: any, tx: Queryable, t: TableNamer): Promise<void> {
+  if (type === 'GitImportRequested') {
+    const r = d.request;
+    if (r.standalone) return;
+    const provider = r.gitInfo?.provider ?? (/gitlab/i.test(r.url) ? 'gitlab' : 'github');
+    const state = {
+      installationId: `git-${d.spaceId}`,
+      installationProvider: provider,
+      installationStatus: 'active',
+      repoName: r.url.replace(/^https?:\/\/[^/]+\//, '').replace(/\.git$/, ''),
+      ...(r.repoTreeURL || r.gitInfo?.url ? { url: r.repoTreeURL ?? r.gitInfo.url } : {}),
+      operation: { state: 'running', direction: 'import', startedAt: d.at },
+      updatedAt: d.at,
+      importId: r.importId,
+    };
+    await tx.query(`UPDATE ${t('rm_spaces')} SET git_sync = $2 WHERE id = $1`, [d.spaceId, JSON.stringify(state)]);
+    return;
+  }
+  // Later events only touch the operation of the import the state describes.
+  const r = await tx.query<{ git_sync: any }>(`SELECT git_sync FROM ${t('rm_spaces')} WHERE id = $1`, [d.spaceId]);
+  const state = r.rows[0]?.git_sync;
+  if (!state || state.importId !== d.importId) return;
+  if (type === 'GitImportStarted') state.operation = { ...state.operation, state: 'running', startedAt: d.at };
+  if (type === 'GitImportCompleted') state.operation = { ...state.operation, state: 'success', endedAt: d.at };
+  if (type === 'GitImportFailed') state.operation = { ...state.operation, state: 'failure', endedAt: d.at, error: d.message };
+  state.updatedAt = d.at;
+  await tx.query(`UPDATE ${t('rm_spaces')} SET git_sync = $2 WHERE id = $1`, [d.spaceId, JSON.stringify(state)]);
+}
