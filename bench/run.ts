@@ -2,7 +2,7 @@
  * `npm run bench -- <name...>`: runs benchmarks that print their figures. With no name, lists
  * them. Each module exports `run(): Promise<void>`.
  */
-const BENCHES: Record<string, () => Promise<{ run(): Promise<void> }>> = {
+const BENCHES: Record<string, () => Promise<{ run(): Promise<unknown> }>> = {
   'event-store': () => import('./event-store'),
   'markdown-parse': () => import('./markdown-parse'),
   'get-space': () => import('./get-space'),
