@@ -7,6 +7,7 @@ const BENCHES: Record<string, () => Promise<{ run(): Promise<unknown> }>> = {
   'markdown-parse': () => import('./markdown-parse'),
   'get-space': () => import('./get-space'),
   'import-pipeline': () => import('./import-pipeline'),
+  'git-import': () => import('./git-import'),
 };
 
 async function main(names: string[]): Promise<void> {

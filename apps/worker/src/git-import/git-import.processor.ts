@@ -157,7 +157,7 @@ export class GitImportProcessor implements OnModuleInit, OnModuleDestroy {
         kind: 'import',
         previous,
         git,
-        createdBy: (await this.requestedBy(spaceId, importId)) ?? undefined,
+        createdBy: run.requestedBy,
         now: new Date(),
         newId,
       });
@@ -186,12 +186,6 @@ export class GitImportProcessor implements OnModuleInit, OnModuleDestroy {
     const spaceId = view.space.spaceId!;
     await this.appendWithRetry(spaceId, [{ type: 'GitImportFailed', data: { spaceId, importId, code, message, at: new Date().toISOString() } }]);
     throw new UnrecoverableError(`${code}: ${message}`);
-  }
-
-  private async requestedBy(spaceId: string, importId: string): Promise<string | undefined> {
-    const events = await this.events.readStream(spaceStream(spaceId));
-    const req = events.find((e) => e.type === 'GitImportRequested' && (e.data as any).request.importId === importId);
-    return (req?.data as any)?.requestedBy;
   }
 
   private async load(spaceId: string): Promise<SpaceView> {

@@ -4,7 +4,7 @@ export type GitImportStatus = 'queued' | 'running' | 'completed' | 'failed' | 's
 
 /** What the space's stream says of its git imports (folded beside the space's own state). */
 export interface GitSyncState {
-  imports: Record<string, { request: GitImportRequest; status: GitImportStatus }>;
+  imports: Record<string, { request: GitImportRequest; status: GitImportStatus; requestedBy: string }>;
   /** The `timestamp` of the newest import applied, for ordering. */
   lastAppliedTimestamp?: string;
 }
@@ -17,7 +17,7 @@ export const gitSyncAggregate = {
       state.imports[importId] ? { ...state, imports: { ...state.imports, [importId]: { ...state.imports[importId], status } } } : state;
     switch (e.type) {
       case 'GitImportRequested':
-        return { ...state, imports: { ...state.imports, [e.data.request.importId]: { request: e.data.request, status: 'queued' } } };
+        return { ...state, imports: { ...state.imports, [e.data.request.importId]: { request: e.data.request, status: 'queued', requestedBy: e.data.requestedBy } } };
       case 'GitImportStarted':
         return set(e.data.importId, 'running');
       case 'GitImportCompleted': {

@@ -118,6 +118,15 @@ export function eventStoreContract(name: string, open: () => Promise<{ store: Ev
       expect(seen.map((e) => e.type)).toEqual(['After1', 'After2']);
     });
 
+    it('keeps global order across the digits boundary of positions (8, 9, 10, 11)', async () => {
+      const s = stream();
+      const from = await store.headPosition();
+      await store.append(s, Array.from({ length: 12 }, (_, i) => ({ type: `E${i}`, data: { i } })), 'no_stream');
+      const mine = (await readAllUntil(store, from, (es) => es.filter((e) => e.streamId === s).length >= 12)).filter((e) => e.streamId === s);
+      expect(mine.map((e) => e.streamVersion)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+      for (let i = 1; i < mine.length; i++) expect(comparePositions(mine[i - 1].position, mine[i].position)).toBeLessThan(0);
+    });
+
     it('starts from the beginning at START', async () => {
       const s = stream();
       await store.append(s, [{ type: 'First', data: {} }], 'no_stream');

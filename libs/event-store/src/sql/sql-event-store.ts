@@ -136,7 +136,7 @@ export class SqlEventStore implements EventStore {
     const r = await this.db.query<EventRow>(
       `SELECT ${COLUMNS} FROM quire_events
         WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint) AND ${VISIBLE}
-        ORDER BY transaction_id, global_position LIMIT $3`,
+        ORDER BY quire_events.transaction_id, quire_events.global_position LIMIT $3`,
       [from.commit.toString(), from.prepare.toString(), limit],
     );
     return r.rows.map((row) => this.toRecorded(row));
@@ -145,7 +145,7 @@ export class SqlEventStore implements EventStore {
   async headPosition(): Promise<Position> {
     const r = await this.db.query<{ tx: string; global_position: string }>(
       `SELECT transaction_id::text AS tx, global_position::text AS global_position FROM quire_events
-        WHERE ${VISIBLE} ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
+        WHERE ${VISIBLE} ORDER BY quire_events.transaction_id DESC, quire_events.global_position DESC LIMIT 1`,
     );
     const row = r.rows[0];
     return row ? { commit: BigInt(row.tx), prepare: BigInt(row.global_position) } : START;
