@@ -350,13 +350,18 @@ async function revertBlocks(currentText: string, sourceText: string, keys: strin
   const current = markdownToDocument(currentText);
   const source = markdownToDocument(sourceText);
   const nodes = [...current.document.nodes];
+  const before = source.document.nodes;
+  const currentKeys = new Set(nodes.map((n) => n.key));
   for (const key of keys) {
     const here = nodes.findIndex((n) => n.key === key);
-    const there = source.document.nodes.findIndex((n) => n.key === key);
+    let there = before.findIndex((n) => n.key === key);
     if (here < 0 && there < 0) throw badRequest(`${where}: block ${key} is in neither version of the page`);
-    if (here >= 0 && there >= 0) nodes[here] = source.document.nodes[there];
+    // Keys follow a block's start: a block edited at its start has a new key. The block of the
+    // same type at the same place, whose key is gone, is the one it was.
+    if (here >= 0 && there < 0 && before[here]?.type === nodes[here].type && !currentKeys.has(before[here].key)) there = here;
+    if (here >= 0 && there >= 0) nodes[here] = before[there];
     else if (here >= 0) nodes.splice(here, 1);
-    else nodes.splice(Math.min(there, nodes.length), 0, source.document.nodes[there]);
+    else nodes.splice(Math.min(there, nodes.length), 0, before[there]);
   }
   const frontMatter = current.frontMatter && Object.keys(current.frontMatter).length ? current.frontMatter : undefined;
   return documentToMarkdown({ ...current.document, nodes }, { frontMatter, title: current.title });

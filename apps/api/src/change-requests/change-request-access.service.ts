@@ -1,0 +1,81 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError, notFound, Role, spacePermissions } from '@quire/domain';
+import { ChangeRequestPageRow, ChangeRequestQueries, ChangeRequestRow } from '@quire/read-models/change-requests/change-requests.queries';
+import { SpaceAccessRow } from '@quire/read-models/permissions/permissions.queries';
+import { Caller } from '../http/auth';
+import { entityId, parseInput } from '../http/validation';
+import { AccessService } from '../permissions/access.service';
+
+/** What an operation on change requests needs on their space (docs/permissions.md). */
+export type ChangeRequestRight = 'read' | 'edit' | 'merge';
+
+/**
+ * Access to a space's change requests: 404 when the caller cannot see the space, 403 when
+ * their role (or a locked space) does not allow the operation, then 404 for an unknown
+ * change request (by id or per-space number).
+ */
+@Injectable()
+export class ChangeRequestAccess {
+  constructor(
+    private readonly access: AccessService,
+    private readonly changeRequests: ChangeRequestQueries,
+  ) {}
+
+  async space(caller: Caller, spaceId: string, right: ChangeRequestRight): Promise<{ space: SpaceAccessRow; role: Role }> {
+    const { space, role } = await this.access.spaceAccess(caller, spaceId, 'read');
+    const permissions = spacePermissions(role, space.edit_mode);
+    if (right === 'edit' && !permissions.edit) {
+      throw new DomainError('forbidden', space.edit_mode === 'locked' ? 'The space is locked: it takes no edits' : 'This requires the edit role on the space');
+    }
+    if (right === 'merge' && !permissions.merge) {
+      throw new DomainError('forbidden', space.edit_mode === 'locked' ? 'The space is locked: nothing can be merged into it' : 'Merging requires the review role on the space');
+    }
+    return { space, role };
+  }
+
+  async changeRequest(caller: Caller, spaceId: string, key: string, right: ChangeRequestRight): Promise<{ space: SpaceAccessRow; row: ChangeRequestRow }> {
+    const { space } = await this.space(caller, spaceId, right);
+    parseInput(entityId, key, 'changeRequestId');
+    const row = await this.changeRequests.byIdOrNumber(spaceId, key);
+    if (!row) throw notFound('Change request not found');
+    return { space, row };
+  }
+
+  /** For content reads: the change request's id and head revision only. */
+  async head(caller: Caller, spaceId: string, key: string): Promise<{ id: string; revision: string }> {
+    await this.space(caller, spaceId, 'read');
+    parseInput(entityId, key, 'changeRequestId');
+    const head = await this.changeRequests.head(spaceId, key);
+    if (!head) throw notFound('Change request not found');
+    return head;
+  }
+
+  /**
+   * A page of the change request's head, read with the access facts in one statement (the hot
+   * read path): same answers as `changeRequest(..., 'read')` followed by ContentReader.page.
+   */
+  async page(
+    caller: Caller,
+    spaceId: string,
+    key: string,
+    by: { id: string } | { path: string },
+    content: 'markdown' | 'document' | 'none',
+  ): Promise<ChangeRequestPageRow & { node: NonNullable<ChangeRequestPageRow['node']> }> {
+    parseInput(entityId, spaceId, 'spaceId');
+    parseInput(entityId, key, 'changeRequestId');
+    const path = 'path' in by ? by.path.replace(/^\/+|\/+$/g, '') : undefined;
+    const row = await this.changeRequests.page(spaceId, caller.user.id, key, path !== undefined ? { path } : by, content);
+    const role = row ? this.access.roleOf(caller, row) : null;
+    if (!row || !role || row.space_deleted_at) throw notFound('Space not found');
+    if (!row.change_request_id) throw notFound('Change request not found');
+    if (!row.node || (row.kind === 'link' && path !== undefined)) throw notFound('Page not found in this space');
+    return row as ChangeRequestPageRow & { node: NonNullable<ChangeRequestPageRow['node']> };
+  }
+
+  /** The change request as the read models have it now. */
+  async reload(spaceId: string, changeRequestId: string): Promise<ChangeRequestRow> {
+    const row = await this.changeRequests.byIdOrNumber(spaceId, changeRequestId);
+    if (!row) throw notFound('Change request not found');
+    return row;
+  }
+}

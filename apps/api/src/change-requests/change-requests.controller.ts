@@ -1,0 +1,104 @@
+import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { FastifyReply } from 'fastify';
+import { badRequest } from '@quire/domain';
+import { documentToMarkdown, JSONDocument, markdownToDocument } from '@quire/content/markdown';
+import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
+import { ChangeRequestQueries } from '@quire/read-models/change-requests/change-requests.queries';
+import { Caller, CurrentCaller } from '../http/auth';
+import { parseInput } from '../http/validation';
+import { ChangeRequestAccess } from './change-request-access.service';
+import { createChangeRequestBody, editChangeRequestBody, listChangeRequestsQuery } from './change-requests.dto';
+import { changeRequestLocation, presentChangeRequest } from './change-requests.presenter';
+import { CreateChangeRequestCommand } from './create-change-request/create-change-request.command';
+import { EditChangeRequestCommand } from './edit-change-request/edit-change-request.command';
+import { MergeChangeRequestCommand } from './merge-change-request/merge-change-request.command';
+import { UpdateChangeRequestCommand } from './update-change-request/update-change-request.command';
+
+/** A space's change requests: create, list, read, edit, and the merge and update the worker runs. */
+@Controller('v1/spaces/:spaceId/change-requests')
+export class ChangeRequestsController {
+  constructor(
+    private readonly access: ChangeRequestAccess,
+    private readonly changeRequests: ChangeRequestQueries,
+    private readonly commands: CommandBus,
+    @Inject(QUIRE_CONFIG) private readonly config: QuireConfig,
+  ) {}
+
+  @Post()
+  @HttpCode(201)
+  async create(@Param('spaceId') spaceId: string, @Body() body: unknown, @CurrentCaller() caller: Caller, @Res({ passthrough: true }) reply: FastifyReply) {
+    await this.access.space(caller, spaceId, 'edit');
+    const input = parseInput(createChangeRequestBody, body);
+    const { changeRequestId } = await this.commands.execute(new CreateChangeRequestCommand(spaceId, input.subject, caller.user.id));
+    void reply.header('location', changeRequestLocation(this.config, spaceId, changeRequestId));
+    return presentChangeRequest(this.config, await this.access.reload(spaceId, changeRequestId));
+  }
+
+  @Get()
+  async list(@Param('spaceId') spaceId: string, @Query() query: unknown, @CurrentCaller() caller: Caller) {
+    await this.access.space(caller, spaceId, 'read');
+    const q = parseInput(listChangeRequestsQuery, query, 'query');
+    // Change requests are never linked to site topics in Quire.
+    if (q.topic !== undefined) return { items: [] };
+    const page = await this.changeRequests.list(spaceId, q);
+    return { ...page, items: page.items.map((row) => presentChangeRequest(this.config, row)) };
+  }
+
+  @Get(':changeRequestId')
+  async get(@Param('spaceId') spaceId: string, @Param('changeRequestId') key: string, @CurrentCaller() caller: Caller) {
+    const { row } = await this.access.changeRequest(caller, spaceId, key, 'read');
+    return presentChangeRequest(this.config, row);
+  }
+
+  /** `prefer: return=minimal` answers 204 with `Preference-Applied`. */
+  @Patch(':changeRequestId')
+  async edit(
+    @Param('spaceId') spaceId: string,
+    @Param('changeRequestId') key: string,
+    @Body() body: unknown,
+    @Headers('prefer') prefer: string | undefined,
+    @CurrentCaller() caller: Caller,
+    @Res() reply: FastifyReply,
+  ) {
+    const { row } = await this.access.changeRequest(caller, spaceId, key, 'edit');
+    const input = parseInput(editChangeRequestBody, body);
+    const changes = {
+      ...(input.subject !== undefined ? { subject: input.subject } : {}),
+      ...(input.description !== undefined ? { description: normaliseDescription(input.description) } : {}),
+      ...(input.status !== undefined ? { status: input.status } : {}),
+    };
+    await this.commands.execute(new EditChangeRequestCommand(row.id, changes, caller.user.id));
+    // Sent here: Nest would otherwise apply the route's fixed status.
+    if (/\breturn=minimal\b/i.test(prefer ?? '')) {
+      await reply.status(204).header('preference-applied', 'return=minimal').send();
+      return;
+    }
+    await reply.status(200).send(presentChangeRequest(this.config, await this.access.reload(spaceId, row.id)));
+  }
+
+  @Post(':changeRequestId/merge')
+  @HttpCode(200)
+  async merge(@Param('spaceId') spaceId: string, @Param('changeRequestId') key: string, @CurrentCaller() caller: Caller) {
+    const { space, row } = await this.access.changeRequest(caller, spaceId, key, 'merge');
+    return this.commands.execute(new MergeChangeRequestCommand(spaceId, row.id, { revision: space.revision, mergeRules: space.merge_rules }, caller.user.id));
+  }
+
+  @Post(':changeRequestId/update')
+  @HttpCode(200)
+  async update(@Param('spaceId') spaceId: string, @Param('changeRequestId') key: string, @CurrentCaller() caller: Caller) {
+    const { row } = await this.access.changeRequest(caller, spaceId, key, 'edit');
+    return this.commands.execute(new UpdateChangeRequestCommand(spaceId, row.id, caller.user.id));
+  }
+}
+
+/** A description is kept as the document its markdown reads back as, so what is served always fits GitBook's schema. */
+function normaliseDescription(doc: unknown): JSONDocument {
+  try {
+    // A leading paragraph keeps a first `# heading` in the document (a page would take it as its title).
+    const parsed = markdownToDocument(`.\n\n${documentToMarkdown(doc as JSONDocument)}`).document;
+    return { ...parsed, nodes: parsed.nodes.slice(1) };
+  } catch {
+    throw badRequest('Invalid body: description: not a document GitBook can read');
+  }
+}

@@ -1,0 +1,34 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { changeRequestAggregate, changeRequestStream, decideChangeRequest } from '@quire/domain';
+import { QUEUES } from '@quire/jobs/queues';
+import { CommandExecutor } from '@quire/projections/command-executor';
+import { newEventId } from '@quire/platform/ids/ids';
+import { ChangeRequestJobs } from '../change-request-jobs';
+import { MergeChangeRequestCommand } from './merge-change-request.command';
+
+/**
+ * Records the merge request (merge rules are checked here first, for a quick 422), then lets
+ * the worker merge and waits for it. A change request already being merged is not merged
+ * twice: the caller waits for the running merge; one already merged answers its merge.
+ */
+@CommandHandler(MergeChangeRequestCommand)
+export class MergeChangeRequestHandler implements ICommandHandler<MergeChangeRequestCommand> {
+  constructor(
+    private readonly executor: CommandExecutor,
+    private readonly jobs: ChangeRequestJobs,
+  ) {}
+
+  async execute({ spaceId, changeRequestId, space, actorId }: MergeChangeRequestCommand) {
+    const requestId = newEventId();
+    const { state } = await this.executor.append({
+      stream: changeRequestStream(changeRequestId),
+      aggregate: changeRequestAggregate,
+      decide: (s, ctx) => decideChangeRequest({ type: 'RequestChangeRequestMerge', requestId, actorId, space }, s, ctx),
+      metadata: { actor: actorId },
+    });
+    if (state.status === 'merged') return { revision: state.revisionMerged!, result: 'merge' as const };
+    const pending = state.pendingMerge!;
+    const { revision, result } = await this.jobs.run(QUEUES.changeRequestMerge, { spaceId, changeRequestId, requestId: pending.requestId, actorId }, 'merge');
+    return { revision, result };
+  }
+}

@@ -1,0 +1,32 @@
+import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import Redis from 'ioredis';
+import { JobWorkers } from '@quire/jobs/job-workers';
+import { QUEUES } from '@quire/jobs/queues';
+import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
+import { LOGGER } from '@quire/platform/logging/logger';
+import type { Logger } from '@quire/platform/logging/logger';
+import { REDIS } from '@quire/infrastructure/tokens';
+import { ChangeRequestJob, ChangeRequestJobResult } from './change-request-streams';
+import { ChangeRequestGitWorkProvider } from './change-request-git-work.provider';
+
+/** Runs change-request updates (the space's live content merged into a change request). */
+@Injectable()
+export class UpdateChangeRequestProcessor implements OnModuleInit, OnModuleDestroy {
+  private workers?: JobWorkers;
+
+  constructor(
+    private readonly work: ChangeRequestGitWorkProvider,
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(QUIRE_CONFIG) private readonly config: QuireConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  onModuleInit(): void {
+    this.workers = new JobWorkers(this.redis, this.config.queuePrefix, this.logger.child({ component: 'change-request-update' }));
+    this.workers.register<ChangeRequestJob, ChangeRequestJobResult>(QUEUES.changeRequestUpdate, (job) => this.work.update(job.data), { concurrency: 4 });
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.workers?.close();
+  }
+}

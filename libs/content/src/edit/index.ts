@@ -1,0 +1,25 @@
+export {
+  applyContentChanges,
+  type AppliedChanges,
+  type ApplyContext,
+  type ContentChange,
+  type ContentChangeOutcome,
+  type DocumentInput,
+  type InsertedFile,
+  type RevertSource,
+} from './apply-content-changes';
+export { commitEditedRevision, type CommitEditedRevisionOptions } from './commit-edited-revision';
+export {
+  cloneEditable,
+  loadEditableRevision,
+  locatePage,
+  pageText,
+  walkEditable,
+  type EditablePage,
+  type EditableRevision,
+  type RevisionTree,
+} from './editable-revision';
+export { mergeRevisions, type MergedRevision, type MergeRevisionsOptions, type RevisionMergeConflict, type RevisionMergeConflictKind } from './merge-revisions';
+export type { PageMetadataInput } from './page-text';
+export { resolveLinks } from './resolve-links';
+export { writeContentChanges, type WriteContentChangesOptions, type WrittenContentChanges } from './write-content-changes';

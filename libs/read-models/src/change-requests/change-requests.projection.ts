@@ -1,0 +1,88 @@
+import { Projection } from '@quire/projections/projection';
+import { CHANGE_REQUEST_PAGE_FUNCTION } from './change-request-page.function';
+
+/**
+ * One row per change request with everything GitBook's ChangeRequest shows except `outdated`,
+ * which compares the space's live revision (rm_spaces) with the row's base when read. Its head
+ * follows the RevisionCreated events of its own stream; contributors are the users who made
+ * content revisions in it. The space's counters live on rm_spaces (the spaces projection).
+ */
+export const changeRequestsProjection: Projection = {
+  name: 'change-requests',
+  version: 3,
+  tables: ['rm_change_requests'],
+  handles: ['ChangeRequestCreated', 'ChangeRequestDetailsChanged', 'ChangeRequestStatusChanged', 'RevisionCreated', 'ChangeRequestMerged', 'ChangeRequestUpdated'],
+  schema: (t) => `
+    CREATE TABLE ${t('rm_change_requests')} (
+      id text PRIMARY KEY,
+      space_id text NOT NULL,
+      number int NOT NULL,
+      status text NOT NULL,
+      subject text NOT NULL,
+      description jsonb,
+      created_by text NOT NULL,
+      created_at timestamptz NOT NULL,
+      updated_at timestamptz NOT NULL,
+      merged_by text,
+      merged_at timestamptz,
+      revision text NOT NULL,
+      revision_initial text NOT NULL,
+      revision_merged_ancestor text,
+      revision_merged text,
+      contributors text[] NOT NULL DEFAULT '{}',
+      requested_reviewers text[] NOT NULL DEFAULT '{}',
+      comments int NOT NULL DEFAULT 0,
+      UNIQUE (space_id, number));
+    CREATE INDEX rm_change_requests_updated ON ${t('rm_change_requests')} (space_id, updated_at DESC, id DESC);
+    CREATE INDEX rm_change_requests_created ON ${t('rm_change_requests')} (space_id, created_at DESC, id DESC);
+    ${CHANGE_REQUEST_PAGE_FUNCTION}
+  `,
+  async apply(event, tx, t) {
+    const d = event.data as any;
+    const table = t('rm_change_requests');
+    switch (event.type) {
+      case 'ChangeRequestCreated':
+        await tx.query(
+          `INSERT INTO ${table} (id, space_id, number, status, subject, created_by, created_at, updated_at, revision, revision_initial)
+           VALUES ($1, $2, $3, 'draft', $4, $5, $6, $6, $7, $7) ON CONFLICT (id) DO NOTHING`,
+          [d.changeRequestId, d.spaceId, d.number, d.subject, d.createdBy, d.createdAt, d.revisionInitial],
+        );
+        break;
+      case 'ChangeRequestDetailsChanged':
+        await tx.query(
+          `UPDATE ${table} SET subject = coalesce($2, subject),
+             description = CASE WHEN $3::boolean THEN $4::jsonb ELSE description END, updated_at = $5 WHERE id = $1`,
+          [d.changeRequestId, d.subject ?? null, d.description !== undefined, d.description == null ? null : JSON.stringify(d.description), d.at],
+        );
+        break;
+      case 'ChangeRequestStatusChanged':
+        await tx.query(`UPDATE ${table} SET status = $2, updated_at = $3 WHERE id = $1`, [d.changeRequestId, d.to, d.at]);
+        break;
+      case 'RevisionCreated':
+        if (!d.changeRequestId) return;
+        await tx.query(
+          `UPDATE ${table} SET revision = $2, updated_at = greatest(updated_at, $3),
+             contributors = CASE WHEN $4::text IS NULL OR $4 = ANY(contributors) THEN contributors ELSE contributors || $4::text END
+           WHERE id = $1`,
+          [d.changeRequestId, d.revision, d.createdAt, d.kind === 'edits' ? (d.createdBy ?? null) : null],
+        );
+        break;
+      case 'ChangeRequestUpdated':
+        await tx.query(`UPDATE ${table} SET revision = $2, revision_merged_ancestor = $3, updated_at = greatest(updated_at, $4) WHERE id = $1`, [
+          d.changeRequestId,
+          d.revision,
+          d.revisionMergedAncestor,
+          d.at,
+        ]);
+        break;
+      case 'ChangeRequestMerged':
+        await tx.query(`UPDATE ${table} SET status = 'merged', merged_by = $2, merged_at = $3, revision_merged = $4, updated_at = $3 WHERE id = $1`, [
+          d.changeRequestId,
+          d.mergedBy,
+          d.mergedAt,
+          d.revisionMerged,
+        ]);
+        break;
+    }
+  },
+};

@@ -1,0 +1,132 @@
+import { Queryable } from '@quire/platform/db/db';
+import { decodeCursor, ListResponse, toPage } from '@quire/platform/http/pagination';
+import type { ChangeRequestStatus } from '@quire/domain';
+import type { UserRow } from '../identity/identity.queries';
+import type { AccessFactsRow } from '../permissions/permissions.queries';
+import type { RevisionPageNode } from '@quire/domain';
+
+/** One page of a change request's head with the caller's access facts (quire_change_request_page). */
+export interface ChangeRequestPageRow extends AccessFactsRow {
+  /** Set when the space is in the trash (no row at all when it does not exist). */
+  space_deleted_at: string | null;
+  change_request_id: string | null;
+  revision: string | null;
+  page_id: string | null;
+  kind: 'sheet' | 'group' | 'link' | null;
+  node: RevisionPageNode | null;
+  markdown: string | null;
+  document: unknown | null;
+}
+
+export interface ChangeRequestRow {
+  id: string;
+  space_id: string;
+  number: number;
+  status: ChangeRequestStatus;
+  subject: string;
+  description: unknown | null;
+  created_by: string;
+  created_at: Date;
+  updated_at: Date;
+  merged_by: string | null;
+  merged_at: Date | null;
+  revision: string;
+  revision_initial: string;
+  revision_merged_ancestor: string | null;
+  revision_merged: string | null;
+  contributors: string[];
+  comments: number;
+  /** The space's live revision differs from the base (never for a merged change request). */
+  outdated: boolean;
+  creator: UserRow | null;
+  merger: UserRow | null;
+}
+
+export interface ChangeRequestFilters {
+  status?: ChangeRequestStatus;
+  creator?: string;
+  contributor?: string;
+  requestedReviewer?: string;
+  orderBy: 'updatedAt' | 'createdAt';
+  page?: string;
+  limit: number;
+}
+
+const SELECT = `
+  SELECT c.*, row_to_json(cu) AS creator, row_to_json(mu) AS merger,
+         (c.status <> 'merged' AND s.revision IS DISTINCT FROM coalesce(c.revision_merged_ancestor, c.revision_initial)) AS outdated
+    FROM rm_change_requests c
+    LEFT JOIN rm_spaces s ON s.id = c.space_id
+    LEFT JOIN rm_users cu ON cu.id = c.created_by
+    LEFT JOIN rm_users mu ON mu.id = c.merged_by`;
+
+export class ChangeRequestQueries {
+  constructor(private readonly db: Queryable) {}
+
+  /** By id, or by its per-space number (GitBook's `changeRequestId` accepts both). */
+  async byIdOrNumber(spaceId: string, key: string): Promise<ChangeRequestRow | undefined> {
+    const byNumber = /^\d{1,9}$/.test(key);
+    const r = await this.db.query<ChangeRequestRow>(`${SELECT} WHERE c.space_id = $1 AND ${byNumber ? 'c.number = $2::int' : 'c.id = $2'}`, [spaceId, key]);
+    return r.rows[0] ? withDates(r.rows[0]) : undefined;
+  }
+
+  /** Just the id and head revision, for content reads (one indexed lookup, no joins). */
+  async head(spaceId: string, key: string): Promise<{ id: string; revision: string } | undefined> {
+    const byNumber = /^\d{1,9}$/.test(key);
+    const r = await this.db.query<{ id: string; revision: string }>(
+      `SELECT id, revision FROM rm_change_requests WHERE space_id = $1 AND ${byNumber ? 'number = $2::int' : 'id = $2'}`,
+      [spaceId, key],
+    );
+    return r.rows[0];
+  }
+
+  /** The read path of a change request's page in one statement (see change-request-page.function.ts). */
+  async page(
+    spaceId: string,
+    userId: string,
+    key: string,
+    by: { id: string } | { path: string },
+    content: 'markdown' | 'document' | 'none',
+  ): Promise<ChangeRequestPageRow | undefined> {
+    const byNumber = /^\d{1,9}$/.test(key);
+    const r = await this.db.query<ChangeRequestPageRow>(`SELECT * FROM quire_change_request_page($1, $2, $3, $4, $5, $6, $7)`, [
+      spaceId,
+      userId,
+      byNumber ? null : key,
+      byNumber ? Number(key) : null,
+      'path' in by ? by.path : null,
+      'id' in by ? by.id : null,
+      content,
+    ]);
+    return r.rows[0];
+  }
+
+  /** Newest first by `orderBy`, keyset-paginated on (timestamp, id). */
+  async list(spaceId: string, f: ChangeRequestFilters): Promise<ListResponse<ChangeRequestRow>> {
+    const column = f.orderBy === 'createdAt' ? 'created_at' : 'updated_at';
+    const after = decodeCursor(f.page, 2) as [string, string] | undefined;
+    const r = await this.db.query<ChangeRequestRow>(
+      `${SELECT}
+        WHERE c.space_id = $1
+          AND ($2::text IS NULL OR c.status = $2)
+          AND ($3::text IS NULL OR c.created_by = $3)
+          AND ($4::text IS NULL OR $4 = ANY(c.contributors))
+          AND ($5::text IS NULL OR $5 = ANY(c.requested_reviewers))
+          AND ($6::timestamptz IS NULL OR (c.${column}, c.id) < ($6::timestamptz, $7::text))
+        ORDER BY c.${column} DESC, c.id DESC
+        LIMIT $8`,
+      [spaceId, f.status ?? null, f.creator ?? null, f.contributor ?? null, f.requestedReviewer ?? null, after?.[0] ?? null, after?.[1] ?? null, f.limit + 1],
+    );
+    return toPage(
+      r.rows.map(withDates),
+      f.limit,
+      (row) => row,
+      (row) => [new Date(f.orderBy === 'createdAt' ? row.created_at : row.updated_at).toISOString(), row.id],
+    );
+  }
+}
+
+function withDates(row: ChangeRequestRow): ChangeRequestRow {
+  const user = (u: any): UserRow | null => (u ? { ...u, created_at: new Date(u.created_at) } : null);
+  return { ...row, creator: user(row.creator), merger: user(row.merger) };
+}
