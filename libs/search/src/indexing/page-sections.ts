@@ -1,0 +1,24 @@
+import { extractSections, markdownToDocument } from '@quire/content/markdown';
+
+/** What the index keeps of a page's markdown: its sections, split at headings. */
+export interface IndexedSection {
+  /** The heading's anchor; '' for the text before the first heading. */
+  id: string;
+  /** The heading's text; '' for the text before the first heading. */
+  title: string;
+  /** Plain text of the section, one line per paragraph, list item, code line or table row. */
+  text: string;
+}
+
+/** Page text is indexed up to this many characters per section (a 2 MB log dump is not prose). */
+export const MAX_SECTION_TEXT = 200_000;
+
+/** Sections of a page's markdown (front matter and the leading `# title` are left out). */
+export function pageSections(markdown: string): IndexedSection[] {
+  const { document } = markdownToDocument(markdown);
+  return extractSections(document).map((s) => ({
+    id: s.id,
+    title: s.title,
+    text: s.text.length > MAX_SECTION_TEXT ? s.text.slice(0, MAX_SECTION_TEXT) : s.text,
+  }));
+}

@@ -1,0 +1,83 @@
+import { Lexemes } from './build-tsquery';
+import { QueryTerm } from './parse-query';
+
+/**
+ * Finds query terms in plain text, for snippets and for sentence picking in answers. A word
+ * matches words that start with one of its stems or with the word itself (stems are prefixes
+ * for the languages PostgreSQL stems); a CJK run matches where it occurs.
+ */
+export interface TermMatcher {
+  /** A label for the term (its word or text). */
+  label: string;
+  regex: RegExp;
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+export function termMatchers(terms: readonly QueryTerm[], lexemes: Lexemes): TermMatcher[] {
+  const out: TermMatcher[] = [];
+  const wordMatcher = (label: string, starts: string[]) => {
+    const alternatives = [...new Set(starts.filter(Boolean))].sort((a, b) => b.length - a.length).map(escape);
+    if (alternatives.length) out.push({ label, regex: new RegExp(`(?<![\\p{L}\\p{M}\\p{N}])(?:${alternatives.join('|')})`, 'giu') });
+  };
+  for (const term of terms) {
+    if (term.kind === 'word') wordMatcher(term.word, [term.word, ...(term.prefix ? [] : lexemes(term.word))]);
+    else if (term.kind === 'cjk') out.push({ label: term.source, regex: new RegExp(escape(term.source), 'giu') });
+    else for (const t of term.tokens) if (!t.cjk) wordMatcher(t.text, [t.text, ...lexemes(t.text)]);
+  }
+  return out;
+}
+
+/** How many of the matchers find something in the text. */
+export function countMatched(text: string, matchers: readonly TermMatcher[]): number {
+  let n = 0;
+  for (const m of matchers) {
+    m.regex.lastIndex = 0;
+    if (m.regex.test(text)) n++;
+  }
+  return n;
+}
+
+const SNIPPET_LENGTH = 240;
+
+/**
+ * A window of the text around its best cluster of matches, cut at word boundaries, whitespace
+ * collapsed, `…` where it was cut. Without a match, the start of the text.
+ */
+export function snippet(text: string, matchers: readonly TermMatcher[], length = SNIPPET_LENGTH): string {
+  if (!text) return '';
+  const hits: Array<{ at: number; term: number }> = [];
+  matchers.forEach((m, term) => {
+    m.regex.lastIndex = 0;
+    for (let found = m.regex.exec(text), n = 0; found && n < 50; found = m.regex.exec(text), n++) {
+      hits.push({ at: found.index, term });
+      if (found[0].length === 0) m.regex.lastIndex++;
+    }
+  });
+  let start = 0;
+  if (hits.length) {
+    hits.sort((a, b) => a.at - b.at);
+    let best = -1;
+    for (const h of hits) {
+      const from = Math.max(0, h.at - Math.floor(length / 4));
+      const distinct = new Set(hits.filter((x) => x.at >= from && x.at < from + length).map((x) => x.term)).size;
+      if (distinct > best) {
+        best = distinct;
+        start = from;
+      }
+    }
+  }
+  let end = Math.min(text.length, start + length);
+  if (start > 0) {
+    const space = text.lastIndexOf(' ', start);
+    const nl = text.lastIndexOf('\n', start);
+    const boundary = Math.max(space, nl);
+    if (boundary >= 0 && start - boundary < 30) start = boundary + 1;
+  }
+  if (end < text.length) {
+    const boundary = Math.max(text.lastIndexOf(' ', end), text.lastIndexOf('\n', end));
+    if (boundary > start + length / 2) end = boundary;
+  }
+  const body = text.slice(start, end).replace(/\s+/g, ' ').trim();
+  return `${start > 0 ? '…' : ''}${body}${end < text.length ? '…' : ''}`;
+}

@@ -1,0 +1,283 @@
+import { createServer, IncomingMessage, Server } from 'http';
+import { AddressInfo } from 'net';
+import { rebuildProjection } from '@quire/projections/rebuild';
+import { AskPipeline } from './ask/ask-pipeline';
+import { NOTHING_FOUND } from './ask/ask-answer';
+import type { SearchableSpace } from './search.queries';
+import { DbKind, SearchHarness, startSearchHarness } from './testing/search-harness';
+import { SAMPLE_DOCS } from './testing/sample-docs';
+
+const KINDS: DbKind[] = ['postgres', 'pglite'];
+const link = ({ spaceId, path, sectionId }: { spaceId: string; path: string; sectionId: string }) => `https://app.test/s/${spaceId}/${path}#${sectionId}`;
+
+describe.each(KINDS)('search index and queries (%s)', (kind) => {
+  let h: SearchHarness;
+  const search = (query: string, opts: { page?: string; limit?: number; space?: string } = {}) =>
+    h.queries.searchSpace(opts.space ?? 'docs', query, { page: opts.page, limit: opts.limit ?? 20 });
+  const paths = async (query: string, space?: string) => (await search(query, { space })).items.map((i) => i.path);
+  const titles = async (query: string, space?: string) => (await search(query, { space })).items.map((i) => i.title);
+  const spaceOf = async (id: string): Promise<SearchableSpace> => {
+    const s = await h.queries.space(id);
+    return { id, title: id, config: s!.config, revision: s!.revision };
+  };
+
+  beforeAll(async () => {
+    h = await startSearchHarness(kind);
+    await h.createSpace('docs');
+    await h.publish('docs', SAMPLE_DOCS);
+  }, 120_000);
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('indexes the live revision as sections split at headings, with anchors, ancestors and snippets', async () => {
+    const { items, count } = await search('redis');
+    expect(count).toBe(1);
+    expect(items[0]).toMatchObject({
+      spaceId: 'docs',
+      title: 'Installing Quire',
+      path: 'guides/install',
+      description: 'How to set up Quire on a server',
+      ancestors: ['Guides'],
+      rank: 1,
+      pageMatch: false,
+    });
+    expect(items[0].sections[0]).toMatchObject({ id: 'requirements', title: 'Requirements', matchedContent: true });
+    expect(items[0].sections[0].body).toContain('PostgreSQL 15 and Redis');
+    expect((await search('systemd')).items[0]).toMatchObject({ path: 'guides/install/linux', ancestors: ['Guides', 'Installing Quire'] });
+  });
+
+  it('ranks pages whose title matches first and marks them as page results', async () => {
+    const { items } = await search('elasticsearch');
+    expect(items[0]).toMatchObject({ path: 'reference/elasticsearch', pageMatch: true });
+    expect(items[0].sections.map((s) => s.id)).toEqual(expect.arrayContaining(['', 'host']));
+  });
+
+  it('stems words in the space language (English when none is set) and keeps stop words searchable', async () => {
+    expect(await paths('installer checks')).toEqual(['guides/install']);
+    expect(await paths('checking installers')).toEqual(['guides/install']);
+    expect(await paths('restarting crashes')).toEqual(['guides/install/linux']);
+    expect((await search('the lazy dog')).items[0].path).toBe('guides/install');
+  });
+
+  it('matches the last word as a prefix, and quoted phrases only with their words in order', async () => {
+    expect(await paths('elasticsearch ho')).toEqual(['reference/elasticsearch']);
+    expect((await paths('chunk_limit'))[0]).toBe('guides/configuration');
+    expect(await paths('"quick brown fox"')).toEqual(['guides/install']);
+    expect(await paths('"brown quick fox"')).toEqual([]);
+    expect(await paths('"lazy dog" download')).toEqual(['guides/install']);
+  });
+
+  it('tolerates typos through the vocabulary', async () => {
+    expect((await paths('elasticsaerch'))[0]).toBe('reference/elasticsearch');
+    expect((await paths('systmd unit'))[0]).toBe('guides/install/linux');
+    expect(await paths('qwxzvbnm')).toEqual([]);
+  });
+
+  it('finds Chinese and Japanese text by words inside runs, in order', async () => {
+    expect(await paths('資料庫')).toEqual(['reference/chinese']);
+    expect(await paths('備份')).toEqual(['reference/chinese']);
+    expect(await paths('中文')).toEqual(['reference/chinese']);
+    expect(await paths('庫資')).toEqual([]);
+    expect(await paths('インストール')).toEqual(['reference/japanese']);
+    expect(await paths('サーバー 手順')).toEqual(['reference/japanese']);
+    expect((await search('資料庫')).items[0].sections[0].body).toContain('資料庫');
+  });
+
+  it('pages results with keyset cursors that carry the global rank', async () => {
+    const first = await search('server', { limit: 1 });
+    expect(first.count).toBeGreaterThan(1);
+    expect(first.items).toHaveLength(1);
+    expect(first.next?.page).toEqual(expect.any(String));
+    const second = await search('server', { limit: 1, page: first.next!.page });
+    expect(second.items[0].rank).toBe(2);
+    expect(second.items[0].pageId).not.toBe(first.items[0].pageId);
+    const all = await search('server', { limit: 100 });
+    expect(all.items.slice(0, 2).map((i) => i.pageId)).toEqual([first.items[0].pageId, second.items[0].pageId]);
+    await expect(search('server', { page: 'not-a-cursor' })).rejects.toThrow(/cursor/i);
+  });
+
+  it('cuts snippets around the match in long sections', async () => {
+    const filler = Array.from({ length: 80 }, (_, i) => `Sentence number ${i} talks about nothing special.`).join(' ');
+    await h.createSpace('long');
+    await h.publish('long', { 'README.md': `# Long\n\n${filler} The needle hides here. ${filler}\n` });
+    const body = (await search('needle', { space: 'long' })).items[0].sections[0].body;
+    expect(body).toMatch(/^….*needle.*…$/);
+    expect(body.length).toBeLessThan(260);
+  });
+
+  it("indexes only live revisions: never a change request's, only what the space stream makes live", async () => {
+    await h.createSpace('cr');
+    await h.publish('cr', { 'README.md': '# Home\n\nFirst words.\n' });
+    const draft = await h.publish('cr', { 'README.md': '# Home\n\nBrand new zeppelin words.\n' }, { changeRequestId: 'cr1', makeLive: false });
+    expect(await paths('zeppelin', 'cr')).toEqual([]);
+    // Even pointed at, a change request's revision is not indexed...
+    await h.append('space-cr', [{ type: 'SpaceRevisionChanged', data: { spaceId: 'cr', revision: draft.revision } }]);
+    expect(await paths('zeppelin', 'cr')).toEqual([]);
+    // ...the merge records it on the space stream, and that is what goes live.
+    await h.append('space-cr', [{ type: 'RevisionCreated', data: { spaceId: 'cr', revision: draft.revision, parents: [], kind: 'merge', pages: draft.pages, files: [], createdAt: new Date().toISOString() } }]);
+    expect(await titles('zeppelin', 'cr')).toEqual(['Home']);
+    expect(await paths('first', 'cr')).toEqual([]);
+  });
+
+  it('indexes a revision whose SpaceRevisionChanged arrives before its RevisionCreated', async () => {
+    await h.createSpace('late');
+    const rev = await h.publish('late', { 'README.md': '# Late\n\nA walrus arrives.\n' }, { makeLive: false });
+    // Recorded again after the move (as a fast-forward merge does): the space stream sees the move first.
+    await h.append('space-late', [{ type: 'SpaceRevisionChanged', data: { spaceId: 'late', revision: 'c'.repeat(40) } }]);
+    expect(await paths('walrus', 'late')).toEqual([]);
+    const other = await h.publish('late', { 'README.md': '# Late\n\nA narwhal arrives.\n' }, { makeLive: false });
+    await h.append('space-late', [{ type: 'SpaceRevisionChanged', data: { spaceId: 'late', revision: rev.revision } }]);
+    expect(await titles('walrus', 'late')).toEqual(['Late']);
+    expect(other.revision).not.toBe(rev.revision);
+  });
+
+  it('keeps rows of unchanged pages and parses a blob only once', async () => {
+    await h.createSpace('incr');
+    const files = { ...SAMPLE_DOCS };
+    // The same files at the same second as space 'docs': the very same commit, with other page ids.
+    await h.publish('incr', files);
+    const before = h.indexed.filter((x) => x.spaceId === 'incr').pop()!.stats;
+    expect(before).toMatchObject({ pages: 7, reindexed: 7, removed: 0 });
+    expect(before.parsedBlobs).toBe(0); // the same blobs as space 'docs': cached by blob id
+
+    files['guides/linux.md'] = '# On Linux\n\n## Systemd unit\n\nCreate a systemd unit; journald keeps its logs.\n';
+    files['SUMMARY.md'] = files['SUMMARY.md'].replace('[Configuration]', '[Settings]');
+    await h.publish('incr', files);
+    const after = h.indexed.filter((x) => x.spaceId === 'incr').pop()!.stats;
+    expect(after).toMatchObject({ pages: 7, reindexed: 2, removed: 0, parsedBlobs: 1 });
+    expect(await paths('journald', 'incr')).toEqual(['guides/install/linux']);
+    expect((await search('settings', { space: 'incr' })).items[0]).toMatchObject({ title: 'Settings', pageMatch: true });
+    expect(await paths('redis', 'incr')).toEqual(['guides/install']);
+  });
+
+  it('stems with the space language and re-indexes when it changes', async () => {
+    const hasLexeme = async (spaceId: string, lexeme: string) =>
+      (await h.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM rm_search_sections WHERE space_id = $1 AND tsv @@ $2::tsquery`, [spaceId, `'${lexeme}'`])).rows[0].n > 0;
+    await h.createSpace('fr', { language: 'fr' });
+    await h.publish('fr', { 'README.md': '# Accueil\n\nLes serveurs démarrent rapidement.\n' });
+    expect(await hasLexeme('fr', 'serveur')).toBe(true);
+    expect(await titles('serveur', 'fr')).toEqual(['Accueil']);
+
+    await h.createSpace('ja', { language: 'ja' });
+    await h.publish('ja', { 'README.md': '# Home\n\nThe installers are running.\n' });
+    expect(await hasLexeme('ja', 'instal')).toBe(false);
+    expect(await hasLexeme('ja', 'installers')).toBe(true);
+    await h.append('space-ja', [{ type: 'SpaceUpdated', data: { spaceId: 'ja', changes: { language: 'en' }, at: new Date().toISOString() } }]);
+    expect(await hasLexeme('ja', 'instal')).toBe(true);
+  });
+
+  it('hides deleted spaces and shows them again when restored', async () => {
+    await h.createSpace('gone');
+    await h.publish('gone', { 'README.md': '# Gone\n\nPlatypus facts.\n' });
+    await h.append('space-gone', [{ type: 'SpaceDeleted', data: { spaceId: 'gone', at: new Date().toISOString() } }]);
+    expect(await paths('platypus', 'gone')).toEqual([]);
+    await h.append('space-gone', [{ type: 'SpaceRestored', data: { spaceId: 'gone', at: new Date().toISOString() } }]);
+    expect(await titles('platypus', 'gone')).toEqual(['Gone']);
+  });
+
+  it('searches several spaces at once, each with its own language', async () => {
+    const spaces = [await spaceOf('docs'), await spaceOf('fr')];
+    const result = await h.queries.searchSpaces(spaces, 'serveurs', { limit: 10 });
+    expect(result.items.map((i) => [i.spaceId, i.title])).toEqual([['fr', 'Accueil']]);
+    const both = await h.queries.searchSpaces(spaces, 'server', { limit: 10 });
+    expect(new Set(both.items.map((i) => i.spaceId))).toEqual(new Set(['docs']));
+  });
+
+  it('rebuilds into the same rows', async () => {
+    const snapshot = async () => {
+      const r = await h.db.query(
+        `SELECT s.space_id, s.page_id, s.ord, s.tsv::text AS tsv, x.section_id, x.title, x.body, p.path, p.title AS page_title
+           FROM rm_search_sections s JOIN rm_search_texts x USING (space_id, page_id, ord) JOIN rm_search_pages p USING (space_id, page_id)
+          ORDER BY s.space_id, s.page_id, s.ord`,
+      );
+      return r.rows;
+    };
+    const before = await snapshot();
+    await rebuildProjection({ db: h.db, store: h.store, projection: h.projection });
+    expect(await snapshot()).toEqual(before);
+    expect(await paths('redis')).toEqual(['guides/install']);
+  });
+
+  describe('ask', () => {
+    it('answers from the best sections, citing pages and sections, with follow-up questions', async () => {
+      const ask = new AskPipeline(h.queries);
+      const answer = await ask.ask({ spaces: [await spaceOf('docs')], query: 'How do I tune the buffer chunk size?', link });
+      expect(answer.markdown).toContain('chunk\\_limit\\_size');
+      expect(answer.markdown).toContain('https://app.test/s/docs/guides/configuration#buffer-settings');
+      expect(answer.sources[0]).toMatchObject({ type: 'page', space: 'docs', revision: expect.stringMatching(/^[0-9a-f]{40}$/), sections: expect.arrayContaining(['buffer-settings']) });
+      expect(answer.sources[0].reason).toMatch(/chunk/);
+      expect(Array.isArray(answer.followupQuestions)).toBe(true);
+    });
+
+    it('says so plainly when nothing relevant is found', async () => {
+      const ask = new AskPipeline(h.queries);
+      const answer = await ask.ask({ spaces: [await spaceOf('docs')], query: 'What is the airspeed velocity of an unladen swallow?', link });
+      expect(answer).toEqual({ markdown: NOTHING_FOUND, sources: [], followupQuestions: [] });
+    });
+
+    it('uses the previous question for a short follow-up', async () => {
+      const ask = new AskPipeline(h.queries);
+      const answer = await ask.ask({ spaces: [await spaceOf('docs')], query: 'and the unit?', previousQueries: ['How do I run it with systemd?'], link });
+      expect(answer.sources.map((s) => s.page)).toHaveLength(1);
+      expect(answer.markdown).toContain('systemd');
+    });
+
+    describe('with a model', () => {
+      let server: Server;
+      let url: string;
+      const requests: Array<{ headers: IncomingMessage['headers']; body: any; path: string }> = [];
+      let reply: (body: any) => { status: number; json: unknown } = () => ({ status: 200, json: {} });
+
+      beforeAll(async () => {
+        server = createServer((req, res) => {
+          let raw = '';
+          req.on('data', (c) => (raw += c));
+          req.on('end', () => {
+            const body = JSON.parse(raw);
+            requests.push({ headers: req.headers, body, path: req.url ?? '' });
+            const { status, json } = reply(body);
+            res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(json));
+          });
+        });
+        await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+        url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+      });
+      afterAll(async () => {
+        await new Promise((resolve) => server.close(resolve));
+      });
+
+      it('sends only the retrieved sections and turns citations into links', async () => {
+        reply = () => ({ status: 200, json: { choices: [{ message: { role: 'assistant', content: 'Set `chunk_limit_size` [1].' } }] } });
+        const ask = new AskPipeline(h.queries, { model: { url, model: 'tiny', key: 'sk-test' } });
+        const answer = await ask.ask({ spaces: [await spaceOf('docs')], query: 'How do I tune the buffer chunk size?', link });
+        const request = requests.pop()!;
+        expect(request.path).toBe('/v1/chat/completions');
+        expect(request.headers.authorization).toBe('Bearer sk-test');
+        expect(request.body.model).toBe('tiny');
+        const prompt = request.body.messages.map((m: any) => m.content).join('\n');
+        expect(prompt).toContain('chunk_limit_size');
+        expect(prompt).toContain('How do I tune the buffer chunk size?');
+        expect(prompt).not.toContain('systemd');
+        expect(answer.markdown).toBe('Set `chunk_limit_size` [1](https://app.test/s/docs/guides/configuration#buffer-settings).');
+        expect(answer.sources).toEqual([expect.objectContaining({ page: expect.any(String), sections: ['buffer-settings'], reason: 'Cited in the answer' })]);
+      });
+
+      it('falls back to the extractive answer when the model fails', async () => {
+        reply = () => ({ status: 500, json: { error: 'boom' } });
+        const ask = new AskPipeline(h.queries, { model: { url: `${url}/chat/completions`, model: 'tiny' } });
+        const answer = await ask.ask({ spaces: [await spaceOf('docs')], query: 'How do I tune the buffer chunk size?', link });
+        expect(requests.pop()!.path).toBe('/v1/chat/completions');
+        expect(answer.markdown).toContain('chunk\\_limit\\_size');
+      });
+
+      it('does not call the model when nothing relevant is found', async () => {
+        const before = requests.length;
+        const ask = new AskPipeline(h.queries, { model: { url, model: 'tiny' } });
+        const answer = await ask.ask({ spaces: [await spaceOf('docs')], query: 'unladen swallow airspeed', link });
+        expect(answer.markdown).toBe(NOTHING_FOUND);
+        expect(requests.length).toBe(before);
+      });
+    });
+  });
+});

@@ -1,0 +1,84 @@
+import { isCjkToken, textTokens } from './tokenize';
+
+export type Weight = 'A' | 'B' | 'C' | 'D';
+
+export interface WeightedTokens {
+  /** From `textTokens`. */
+  tokens: readonly string[];
+  weight: Weight;
+}
+
+/** PostgreSQL keeps at most 256 positions per lexeme and positions up to 16,383. */
+const MAX_POSITIONS = 256;
+const MAX_POSITION = 16_383;
+
+/** Every distinct word (not CJK gram) of some token lists: what the stemmer must know beforehand. */
+export function collectWords(lists: Iterable<readonly string[]>, into = new Set<string>()): Set<string> {
+  for (const tokens of lists) for (const t of tokens) if (t && !into.has(t) && !isCjkToken(t)) into.add(t);
+  return into;
+}
+
+/**
+ * A tsvector literal for weighted token lists: each word is stored as itself (exact and prefix
+ * matches, stop words included) and, at the same position, as its stems (language-aware
+ * matches); CJK grams as themselves. Fields are separated by an unused position so that a
+ * phrase never spans two of them. Text past PostgreSQL's last position is left out (such
+ * giant sections would otherwise pile onto it and approach the 1 MB tsvector limit).
+ */
+export function buildTsvector(fields: readonly WeightedTokens[], lexemesOf: (word: string) => readonly string[]): string {
+  // Slots instead of arrays of strings: one string per lexeme grows by concatenation (ropes).
+  const slots = new Map<string, number>();
+  const lexemes: string[] = [];
+  const lists: string[] = [];
+  const counts: number[] = [];
+  const add = (lexeme: string, entry: string) => {
+    const slot = slots.get(lexeme);
+    if (slot === undefined) {
+      slots.set(lexeme, lexemes.length);
+      lexemes.push(lexeme);
+      lists.push(entry);
+      counts.push(1);
+    } else if (counts[slot] < MAX_POSITIONS) {
+      lists[slot] += ',' + entry;
+      counts[slot]++;
+    }
+  };
+  let position = 0;
+  for (const field of fields) {
+    const { tokens, weight } = field;
+    if (tokens.length === 0) continue;
+    for (let i = 0; i < tokens.length; i++) {
+      const token = tokens[i];
+      position++;
+      if (!token) continue;
+      if (position > MAX_POSITION) break;
+      // D is PostgreSQL's default weight and is written without a letter: the text's weight.
+      const entry = weight === 'D' ? String(position) : position + weight;
+      add(token, entry);
+      if (isCjkToken(token)) continue;
+      const stems = lexemesOf(token);
+      for (let k = 0; k < stems.length; k++) if (stems[k] !== token) add(stems[k], entry);
+    }
+    position++;
+  }
+  let out = '';
+  for (let i = 0; i < lexemes.length; i++) out += (i ? ' ' : '') + literalLexeme(lexemes[i]) + ':' + lists[i];
+  return out;
+}
+
+/** Convenience for short texts (titles): tokenizes, then builds. */
+export function tsvectorOf(fields: ReadonlyArray<{ text: string; weight: Weight }>, lexemesOf: (word: string) => readonly string[]): string {
+  return buildTsvector(fields.map((f) => ({ tokens: textTokens(f.text), weight: f.weight })), lexemesOf);
+}
+
+const NEEDS_QUOTES = /[\s'\\:,]/;
+
+/** Lexemes of letters and digits go unquoted: the literal is shorter and parses faster. */
+function literalLexeme(lexeme: string): string {
+  return NEEDS_QUOTES.test(lexeme) ? quoteLexeme(lexeme) : lexeme;
+}
+
+export function quoteLexeme(lexeme: string): string {
+  if (lexeme.indexOf("'") < 0 && lexeme.indexOf('\\') < 0) return "'" + lexeme + "'";
+  return `'${lexeme.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+}
