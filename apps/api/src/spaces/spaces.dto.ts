@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SPACE_EDIT_MODES, SPACE_TITLE_MAX, TRANSLATION_LANGUAGES } from '@quire/domain';
+import { SPACE_EDIT_MODES, SPACE_TITLE_MAX, SPACE_VISIBILITIES, TRANSLATION_LANGUAGES } from '@quire/domain';
 import { entityId } from '../http/validation';
 import { defaultLevelInput } from '../permissions/permissions.dto';
 
@@ -51,8 +51,12 @@ export const createSpaceBody = z
   })
   .transform(({ empty, ...rest }) => ({ ...rest, empty: empty === true }));
 
-/** GitBook's UpdateSpace body; `emoji: null` / `icon: null` clear the icon. */
+/**
+ * GitBook's UpdateSpace body; `emoji: null` / `icon: null` clear the icon. `visibility` (GitBook's
+ * ContentVisibility, without share links and visitor auth) publishes the space as a docs site.
+ */
 export const updateSpaceBody = z.object({
+  visibility: z.enum(SPACE_VISIBILITIES).optional(),
   editMode: z.enum(SPACE_EDIT_MODES).optional(),
   title: z.string().max(SPACE_TITLE_MAX).optional(),
   defaultLevel: defaultLevelInput.optional(),

@@ -3,13 +3,19 @@ import { decodeLevel, Role, spacePermissions } from '@quire/domain';
 import { SpaceRow } from '@quire/read-models/spaces/spaces.queries';
 
 /**
- * A space in the `in-collection` visibility follows its collection's access; every other space
- * is `private` (members and invited users only). Quire has no public publishing yet, so
- * `urls.public` never appears and `urls.published` only for spaces readable beyond themselves.
+ * `public` and `unlisted` spaces (set by UpdateSpace) are published as a docs site to anyone
+ * (apps/api/src/site). Otherwise a space in the `in-collection` visibility follows its
+ * collection's access, and every other space is `private` (members and invited users only).
+ * `urls.published` shows for every space readable beyond itself, `urls.public` for public ones.
  */
-export function spaceVisibility(row: Pick<SpaceRow, 'parent' | 'default_level'>): 'in-collection' | 'private' {
+export function spaceVisibility(row: Pick<SpaceRow, 'parent' | 'default_level' | 'visibility'>): 'public' | 'unlisted' | 'in-collection' | 'private' {
+  if (row.visibility === 'public' || row.visibility === 'unlisted') return row.visibility;
   return row.parent && row.default_level === 'inherit' ? 'in-collection' : 'private';
 }
+
+/** The URL of the space's docs site (and of every published URL below it). */
+export const publishedSpaceUrl = (config: QuireConfig, row: Pick<SpaceRow, 'id' | 'organization_id' | 'organization_hostname'>) =>
+  `${config.publishedUrl}/${row.organization_hostname ?? row.organization_id}/${row.id}`;
 
 /** GitBook's Space, with `permissions` for the caller's `role`. */
 export function presentSpace(config: QuireConfig, row: SpaceRow, role: Role | null) {
@@ -28,7 +34,8 @@ export function presentSpace(config: QuireConfig, row: SpaceRow, role: Role | nu
     urls: {
       location: `${config.publicUrl}/v1/spaces/${row.id}`,
       app: `${config.appUrl}/s/${row.id}`,
-      ...(visibility !== 'private' ? { published: `${config.publishedUrl}/${row.organization_hostname ?? row.organization_id}/${row.id}` } : {}),
+      ...(visibility !== 'private' ? { published: publishedSpaceUrl(config, row) } : {}),
+      ...(visibility === 'public' ? { public: publishedSpaceUrl(config, row) } : {}),
       ...(row.icon ? { icon: row.icon } : {}),
     },
     organization: row.organization_id,

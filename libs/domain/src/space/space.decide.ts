@@ -126,6 +126,7 @@ export function decideSpace(command: SpaceCommand, state: SpaceState, ctx: Decid
       assertLive(state);
       const changes = changedSettings(state, oneIcon(command.changes));
       if (changes.title !== undefined) assertTitle(changes.title);
+      if (changes.visibility === 'in-collection' && !state.parent) throw badRequest('Only a space in a collection can have the in-collection visibility');
       if (Object.keys(changes).length === 0) return [];
       return [{ type: 'SpaceUpdated', data: { spaceId: command.spaceId, changes, at } }];
     }
@@ -197,6 +198,7 @@ function changedSettings(state: SpaceState, changes: SpaceChanges): SpaceChanges
   if (changes.mergeRules !== undefined && JSON.stringify(changes.mergeRules) !== JSON.stringify(state.mergeRules)) {
     out.mergeRules = changes.mergeRules as MergeRulesConfiguration;
   }
+  if (changes.visibility !== undefined && changes.visibility !== (state.visibility ?? 'private')) out.visibility = changes.visibility;
   return out;
 }
 

@@ -1,6 +1,6 @@
 import { DomainEvent } from '../shared/event';
 import { Role } from '../shared/roles';
-import { DefaultLevel, MergeRulesConfiguration, SpaceEditMode, TranslationLanguage } from './space.settings';
+import { DefaultLevel, MergeRulesConfiguration, SpaceEditMode, SpaceVisibility, TranslationLanguage } from './space.settings';
 
 export type SpaceCreated = DomainEvent<
   'SpaceCreated',
@@ -37,6 +37,7 @@ export interface SpaceChanges {
   language?: TranslationLanguage;
   defaultLevel?: DefaultLevel;
   mergeRules?: MergeRulesConfiguration;
+  visibility?: SpaceVisibility;
 }
 export type SpaceUpdated = DomainEvent<'SpaceUpdated', { spaceId: string; changes: SpaceChanges; at: string }>;
 export type SpaceDeleted = DomainEvent<'SpaceDeleted', { spaceId: string; at: string }>;

@@ -19,6 +19,15 @@ export type TranslationLanguage = (typeof TRANSLATION_LANGUAGES)[number];
  */
 export type DefaultLevel = Role | null | 'inherit';
 
+/**
+ * GitBook's ContentVisibility, as far as Quire publishes: `public` and `unlisted` spaces are
+ * served to anyone as a docs site (unlisted ones are not indexed by search engines); `private`
+ * and `in-collection` keep the space to members (which of the two shows depends on the
+ * collection and default level). Share links and visitor auth are not modelled.
+ */
+export const SPACE_VISIBILITIES = ['public', 'unlisted', 'in-collection', 'private'] as const;
+export type SpaceVisibility = (typeof SPACE_VISIBILITIES)[number];
+
 export type MergeRule =
   | { rule: 'require_specific_reviewers' | 'require_one_of_specific_reviewers' | 'allow_bypass'; users: string[] }
   | {

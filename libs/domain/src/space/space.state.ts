@@ -1,7 +1,7 @@
 import { Aggregate } from '../shared/event';
 import { Role } from '../shared/roles';
 import { SpaceEvent } from './space.events';
-import { DefaultLevel, MergeRulesConfiguration, SpaceEditMode, TranslationLanguage } from './space.settings';
+import { DefaultLevel, MergeRulesConfiguration, SpaceEditMode, SpaceVisibility, TranslationLanguage } from './space.settings';
 
 export interface SpaceState {
   exists: boolean;
@@ -15,6 +15,8 @@ export interface SpaceState {
   editMode: SpaceEditMode;
   defaultLevel: DefaultLevel;
   mergeRules: MergeRulesConfiguration;
+  /** Set by UpdateSpace; unset means private (or in-collection, by the collection's access). */
+  visibility?: SpaceVisibility;
   revision?: string;
   deletedAt?: string;
   /** Explicit grants on this space, by user id. */
@@ -53,6 +55,7 @@ export const spaceAggregate: Aggregate<SpaceState, SpaceEvent> = {
         if (c.language !== undefined) next.language = c.language;
         if (c.defaultLevel !== undefined) next.defaultLevel = c.defaultLevel;
         if (c.mergeRules !== undefined) next.mergeRules = c.mergeRules;
+        if (c.visibility !== undefined) next.visibility = c.visibility;
         return next;
       }
       case 'SpaceDeleted':

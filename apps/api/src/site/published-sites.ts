@@ -1,0 +1,105 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { createHash } from 'crypto';
+import { JSONDocument } from '@quire/content/markdown';
+import { ContentStore } from '@quire/content/store';
+import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
+import { ContentQueries } from '@quire/read-models/content/content.queries';
+import { AccessQueries, SpaceAccessRow } from '@quire/read-models/permissions/permissions.queries';
+import { entityId } from '../http/validation';
+import { publishedSpaceUrl, spaceVisibility } from '../spaces/spaces.presenter';
+import { buildSiteIndex, SiteIndex } from './site-index';
+import { encodePagePath, siteBasePath, SiteUrls } from './site-urls';
+
+/** Bump when the markup changes, so caches drop pages rendered by an older version. */
+const RENDERER_VERSION = '1';
+/** Revisions whose index stays in memory; an index is immutable, like its revision. */
+const INDEX_CACHE_SIZE = 32;
+/** No user has this id: access facts read for it are those of an anonymous visitor. */
+const ANONYMOUS = '';
+
+export interface PublishedSpace {
+  space: SpaceAccessRow;
+  visibility: 'public' | 'unlisted';
+  /** The organization segment `urls.published` uses (hostname, else id). */
+  organizationSegment: string;
+  index: SiteIndex;
+  urls: SiteUrls;
+  /** Changes with the revision and with every space setting a page shows. */
+  etag: string;
+}
+
+export type SiteLookup = { found: PublishedSpace } | { redirect: string } | { missing: true };
+
+/**
+ * Which spaces are published and what their sites are made of. A space is served when it is
+ * live and `public` or `unlisted`, under the organization segment its `urls.published` uses
+ * (the organization id redirects to the hostname when there is one). Everything else, private
+ * spaces included, is indistinguishable from a space that does not exist. Share links are not
+ * modelled, so no key opens a private space.
+ */
+@Injectable()
+export class PublishedSites {
+  private readonly indexes = new Map<string, SiteIndex>();
+  readonly basePath: string;
+
+  constructor(
+    private readonly access: AccessQueries,
+    private readonly content: ContentQueries,
+    private readonly store: ContentStore,
+    @Inject(QUIRE_CONFIG) private readonly config: QuireConfig,
+  ) {
+    this.basePath = siteBasePath(config.publishedUrl);
+  }
+
+  async lookup(organizationSegment: string, spaceId: string, rest = ''): Promise<SiteLookup> {
+    if (!entityId.safeParse(spaceId).success) return { missing: true };
+    const space = await this.access.space(spaceId, ANONYMOUS);
+    if (!space || space.deleted_at) return { missing: true };
+    const visibility = spaceVisibility(space);
+    if (visibility !== 'public' && visibility !== 'unlisted') return { missing: true };
+    const canonical = space.organization_hostname ?? space.organization_id;
+    if (organizationSegment !== canonical) {
+      const sameOrganization = organizationSegment === space.organization_id || organizationSegment.toLowerCase() === space.organization_hostname?.toLowerCase();
+      if (!sameOrganization) return { missing: true };
+      return { redirect: `${this.basePath}/${encodeURIComponent(canonical)}/${encodeURIComponent(space.id)}${rest}` };
+    }
+    const index = await this.index(space);
+    const urls = new SiteUrls(`${this.basePath}/${encodeURIComponent(canonical)}/${encodeURIComponent(space.id)}`, index.first?.id);
+    const settings = [RENDERER_VERSION, space.title, space.emoji, space.icon, space.language, visibility, canonical, new Date(space.updated_at).toISOString()].join('\u0000');
+    const etag = `"${space.revision}-${createHash('sha1').update(settings).digest('hex').slice(0, 12)}"`;
+    return { found: { space, visibility, organizationSegment: canonical, index, urls, etag } };
+  }
+
+  /** The absolute published URL of a site path (for `rel=canonical`). */
+  absoluteUrl(site: PublishedSpace, page?: { id: string; path: string }): string {
+    const root = publishedSpaceUrl(this.config, site.space);
+    return page && page.id !== site.index.first?.id ? `${root}/${encodePagePath(page.path)}` : root;
+  }
+
+  async document(site: PublishedSpace, pagePath: string): Promise<JSONDocument | undefined> {
+    const row = await this.content.page(site.space.id, site.space.revision, { path: pagePath }, true);
+    return (row?.document as JSONDocument | null) ?? undefined;
+  }
+
+  readFile(site: PublishedSpace, blob: string): Promise<Uint8Array> {
+    return this.store.readBlob(site.space.id, blob);
+  }
+
+  private async index(space: SpaceAccessRow): Promise<SiteIndex> {
+    const key = `${space.id}@${space.revision}`;
+    const cached = this.indexes.get(key);
+    if (cached) {
+      // Map order is insertion order: re-inserting keeps the most recently used last.
+      this.indexes.delete(key);
+      this.indexes.set(key, cached);
+      return cached;
+    }
+    const revision = await this.content.revision(space.id, space.revision);
+    const index = buildSiteIndex(space.revision, revision?.pages ?? [], revision?.files ?? []);
+    // A revision the content projection has not reached yet is shown empty, but not remembered so.
+    if (!revision) return index;
+    this.indexes.set(key, index);
+    if (this.indexes.size > INDEX_CACHE_SIZE) this.indexes.delete(this.indexes.keys().next().value!);
+    return index;
+  }
+}
