@@ -9,6 +9,9 @@ for (const [alias, [target]] of Object.entries(compilerOptions.paths)) {
   const from = '^' + alias.replace('/*', '/(.*)') + '$';
   moduleNameMapper[from] = '<rootDir>/' + target.replace('/*', '/$1');
 }
+// ES-module-only dependencies of Bull Board, which Jest cannot require (test/support/esm-only).
+moduleNameMapper['^content-disposition$'] = '<rootDir>/test/support/esm-only/content-disposition.js';
+moduleNameMapper['^@nestjs/bull-shared$'] = '<rootDir>/test/support/esm-only/nestjs-bull-shared.js';
 
 module.exports = {
   rootDir: __dirname,

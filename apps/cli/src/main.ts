@@ -2,12 +2,15 @@ import 'reflect-metadata';
 import { loadConfig } from '@quire/platform/config/config';
 import { Runtime } from '@quire/infrastructure/runtime';
 import { replay } from './replay/replay.command';
+import { jobsCommand } from './jobs/jobs.command';
 
 const USAGE = `Usage: npm run cli -- <command>
 
 Commands:
   replay [projection...]   Rebuild read models (all, or the named ones) from the events
   projections              Show each projection's version, checkpoint and health
+  jobs                     List every queue's counts, recent and failed jobs
+  jobs retry <id>          Run a job again from the event that requested it (a job id, or a git import id)
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -17,11 +20,14 @@ async function main(argv: string[]): Promise<number> {
     return command ? 0 : 2;
   }
   const config = loadConfig();
-  const runtime = await Runtime.start(config, { runProjections: false, redis: false });
+  const runtime = await Runtime.start(config, { runProjections: false, redis: command === 'jobs' });
   try {
     switch (command) {
       case 'replay':
         await replay(runtime, args);
+        return 0;
+      case 'jobs':
+        await jobsCommand(runtime, args);
         return 0;
       case 'projections':
         for (const s of await runtime.projector.status()) {

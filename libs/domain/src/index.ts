@@ -24,3 +24,6 @@ export * from './change-request/change-request.state';
 export * from './change-request/change-request.decide';
 export * from './change-request/merge-rules';
 export * from './change-request/space-change-requests';
+export * from './integration/integration.events';
+export * from './integration/integration.state';
+export * from './integration/integration.decide';

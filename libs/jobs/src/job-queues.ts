@@ -40,6 +40,24 @@ export class JobQueues {
   }
 
   /**
+   * Enqueues, but answers within `ms` whatever Redis does: 'deferred' when Redis did not take
+   * the job in time (it went down after the request was accepted). Only for work whose request is
+   * already recorded as an event, so recovery re-enqueues it when Redis is back; the pending add
+   * still lands then, and the job id makes the two one job.
+   */
+  async enqueueWithin<T extends object>(ms: number, name: QueueName, jobId: string, data: T): Promise<'enqueued' | 'deferred'> {
+    const added = this.enqueue(name, jobId, data).then(() => 'enqueued' as const);
+    added.catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'deferred'>((r) => (timer = setTimeout(() => r('deferred'), ms)));
+    try {
+      return await Promise.race([added, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
    * Waits for a job to finish (bounded): resolves with its return value, rejects with its
    * failure reason. Polls the job's state, which cannot miss a job that finished before the
    * wait began (a QueueEvents listener can).

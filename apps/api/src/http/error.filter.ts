@@ -30,8 +30,12 @@ export class GitBookErrorFilter implements ExceptionFilter {
     const reply = http.getResponse<FastifyReply>();
     const request = http.getRequest<FastifyRequest>();
     const { status, message } = this.describe(exception);
-    if (status >= 500) {
-      this.logger.error({ err: exception, reqId: request?.id, url: request?.url?.split('?')[0] }, 'request failed');
+    const where = { reqId: request?.id, method: request?.method, url: request?.url?.split('?')[0], status };
+    if (exception instanceof DomainError && status >= 500) {
+      // An expected refusal (a backing service is down, a job is still running): one line, no stack.
+      this.logger.warn(where, message);
+    } else if (status >= 500) {
+      this.logger.error({ ...where, err: exception }, 'request failed');
     }
     void reply.status(status).header('content-type', 'application/json; charset=utf-8').send({ error: { code: status, message } });
   }

@@ -65,8 +65,12 @@ export class GitImportProcessor implements OnModuleInit, OnModuleDestroy {
   async process(job: Job<GitImportJob>, token?: string): Promise<unknown> {
     const { spaceId, importId } = job.data;
     const lockKey = `${this.config.queuePrefix}:lock:git-import:${spaceId}`;
-    // Two imports of one space never run at once: the second waits its turn.
-    const locked = await this.redis.set(lockKey, String(job.id), 'PX', 15 * 60_000, 'NX');
+    // Two imports of one space never run at once: the second waits its turn. A job whose worker
+    // died holding the lock takes it back when BullMQ hands it to another worker (one job id
+    // runs in one place at a time), instead of waiting out the 15 minutes.
+    const locked =
+      (await this.redis.set(lockKey, String(job.id), 'PX', 15 * 60_000, 'NX')) ||
+      ((await this.redis.get(lockKey)) === String(job.id) && (await this.redis.pexpire(lockKey, 15 * 60_000)));
     if (!locked) {
       await job.moveToDelayed(Date.now() + 500, token);
       throw new DelayedError();

@@ -1,0 +1,36 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
+import { OperatorAuth } from './operator-auth';
+
+/** Where Bull Board (the BullMQ dashboard) is mounted. */
+export const BULL_BOARD_ROUTE = '/admin/queues';
+
+/**
+ * Bull Board's routes are Fastify's, outside Nest's guards: this hook lets only the instance
+ * administrator through (401 with a Basic challenge so browsers prompt, 403 for other users).
+ * It matches the route pattern Fastify resolved, so no spelling of the URL (percent-encoding,
+ * trailing slash) reaches the dashboard unchecked.
+ */
+@Injectable()
+export class BullBoardGate implements OnModuleInit {
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly auth: OperatorAuth,
+  ) {}
+
+  onModuleInit(): void {
+    const fastify = this.adapterHost.httpAdapter?.getInstance<FastifyInstance>();
+    fastify?.addHook('onRequest', async (request, reply) => {
+      const route = request.routeOptions?.url;
+      if (!route || (route !== BULL_BOARD_ROUTE && !route.startsWith(`${BULL_BOARD_ROUTE}/`))) return;
+      const access = await this.auth.check(request.headers.authorization);
+      if (access === 'admin') return;
+      const code = access === 'forbidden' ? 403 : 401;
+      if (code === 401) void reply.header('www-authenticate', 'Basic realm="Quire operators", charset="UTF-8"');
+      const message = code === 401 ? 'Authentication required: the instance administrator token (Bearer, or as the Basic auth password)' : 'The job dashboard is for the instance administrator';
+      await reply.status(code).header('content-type', 'application/json; charset=utf-8').send({ error: { code, message } });
+    });
+  }
+}
+

@@ -1,0 +1,42 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
+import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
+import { FastifyAdapter as BullBoardFastifyAdapter } from '@bull-board/fastify';
+import { BullBoardModule } from '@bull-board/nestjs';
+import { Runtime } from '@quire/infrastructure/runtime';
+import { BULL_BOARD_ROUTE, BullBoardGate } from './bull-board';
+import { JobRecovery } from './job-recovery';
+import { MetricsController } from './metrics.controller';
+import { MetricsService } from './metrics.service';
+import { OperatorAuth } from './operator-auth';
+import { QueueAvailabilityInterceptor, RedisAvailability } from './queue-availability';
+
+/**
+ * The operator's view: Bull Board under /admin/queues, Prometheus metrics on /metrics (both for
+ * the instance administrator), 503 for queue-backed commands while Redis is down, and lost
+ * jobs re-enqueued from the events when Redis comes back.
+ */
+@Module({})
+export class OperatorsModule {
+  static forRuntime(runtime: Runtime): DynamicModule {
+    const queues = runtime.jobs?.all() ?? [];
+    return {
+      module: OperatorsModule,
+      imports: [
+        // The cast: @bull-board/fastify pins its own copy of @bull-board/api (9.10.1 beside 9.10.2),
+        // whose types differ only by identity; `npm dedupe` would remove it.
+        BullBoardModule.forRoot({ route: BULL_BOARD_ROUTE, adapter: BullBoardFastifyAdapter as any, boardOptions: { uiConfig: { boardTitle: 'Quire jobs' } } }),
+        BullBoardModule.forFeature(...queues.map((queue) => ({ name: queue.name, queue, adapter: BullMQAdapter }))),
+      ],
+      controllers: [MetricsController],
+      providers: [
+        OperatorAuth,
+        BullBoardGate,
+        MetricsService,
+        RedisAvailability,
+        JobRecovery,
+        { provide: APP_INTERCEPTOR, useClass: QueueAvailabilityInterceptor },
+      ],
+    };
+  }
+}

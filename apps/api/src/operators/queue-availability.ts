@@ -1,0 +1,77 @@
+import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor, OnModuleDestroy, OnModuleInit, Optional } from '@nestjs/common';
+import Redis from 'ioredis';
+import { Observable } from 'rxjs';
+import { DomainError } from '@quire/domain';
+import { REDIS } from '@quire/infrastructure/tokens';
+
+/**
+ * The routes whose command hands work to the job queue (slow commands). While Redis is down
+ * they answer 503 at once, before anything is recorded, instead of hanging on a queue that
+ * cannot take the job; every other route (reads, plain writes) keeps working.
+ * Keys are `METHOD route-pattern` as Fastify matched them.
+ */
+export const QUEUE_BACKED_ROUTES = new Set([
+  'POST /v1/spaces/:spaceId/git/import',
+  'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/merge',
+  'POST /v1/spaces/:spaceId/change-requests/:changeRequestId/update',
+]);
+
+/** Redis counts as down when disconnected, or when it has not answered a PING for this long. */
+const STALE_AFTER_MS = 3000;
+const PING_EVERY_MS = 1000;
+
+/** Whether Redis answers now: connection state plus a heartbeat (a hung server keeps its socket open). */
+@Injectable()
+export class RedisAvailability implements OnModuleInit, OnModuleDestroy {
+  private lastPong = Date.now();
+  private timer?: NodeJS.Timeout;
+  private pinging = false;
+
+  constructor(@Optional() @Inject(REDIS) private readonly redis?: Redis) {}
+
+  onModuleInit(): void {
+    if (!this.redis) return;
+    this.timer = setInterval(() => void this.ping(), PING_EVERY_MS);
+    this.timer.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.timer);
+  }
+
+  get configured(): boolean {
+    return !!this.redis;
+  }
+
+  isUp(): boolean {
+    return !!this.redis && this.redis.status === 'ready' && Date.now() - this.lastPong < STALE_AFTER_MS;
+  }
+
+  private async ping(): Promise<void> {
+    // One PING at a time: with Redis hung they would pile up in the offline queue.
+    if (this.pinging || this.redis!.status !== 'ready') return;
+    this.pinging = true;
+    try {
+      await this.redis!.ping();
+      this.lastPong = Date.now();
+    } catch {
+      /* counted as stale */
+    } finally {
+      this.pinging = false;
+    }
+  }
+}
+
+@Injectable()
+export class QueueAvailabilityInterceptor implements NestInterceptor {
+  constructor(private readonly redis: RedisAvailability) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const request = context.switchToHttp().getRequest();
+    const route = `${request.method} ${request.routeOptions?.url}`;
+    if (QUEUE_BACKED_ROUTES.has(route) && !this.redis.isUp()) {
+      throw new DomainError('unavailable', 'The job queue (Redis) is unavailable, so this operation cannot be started now; nothing was recorded. Retry shortly.');
+    }
+    return next.handle();
+  }
+}

@@ -1,0 +1,106 @@
+import { Job, Queue } from 'bullmq';
+import { Runtime } from '@quire/infrastructure/runtime';
+import { GitImportJob } from '@quire/jobs/git-import.job';
+import { jobIdFor, JobQueues } from '@quire/jobs/job-queues';
+import { QUEUES } from '@quire/jobs/queues';
+import { loadGitImport, requestGitImportAgain, requeueGitImport } from '../../../api/src/operators/job-recovery';
+
+const RECENT = 10;
+const FAILED = 20;
+const OPERATOR = 'operator:cli';
+
+type Out = Pick<NodeJS.WriteStream, 'write'>;
+
+export class JobCommandError extends Error {}
+
+/**
+ * `npm run cli -- jobs`: every queue's counts, its latest jobs and its failed ones.
+ * `npm run cli -- jobs retry <id>`: runs a job again from the event that requested it.
+ */
+export async function jobsCommand(runtime: Runtime, args: string[], out: Out = process.stdout): Promise<void> {
+  if (!runtime.jobs) throw new JobCommandError('Redis is not connected');
+  const [sub, id, ...rest] = args;
+  if (!sub || sub === 'list') return listJobs(runtime.jobs, out);
+  if (sub === 'retry' && id && rest.length === 0) return retryJob(runtime, runtime.jobs, id, out);
+  throw new JobCommandError('Usage: jobs [list] | jobs retry <job id or import id>');
+}
+
+export async function listJobs(jobs: JobQueues, out: Out): Promise<void> {
+  for (const queue of jobs.all()) {
+    const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed');
+    out.write(`${queue.name}  ${Object.entries(counts).map(([k, v]) => `${k} ${v}`).join('  ')}\n`);
+    const recent = (await queue.getJobs(['active', 'waiting', 'delayed', 'completed', 'failed'], 0, RECENT * 2))
+      .filter((j): j is Job => !!j)
+      .sort((a, b) => b.timestamp - a.timestamp)
+      .slice(0, RECENT);
+    if (recent.length) out.write(`  recent:\n${(await Promise.all(recent.map(describe))).join('')}`);
+    const failed = (await queue.getFailed(0, FAILED - 1)).filter((j): j is Job => !!j);
+    if (failed.length) out.write(`  failed:\n${(await Promise.all(failed.map(describe))).join('')}`);
+  }
+}
+
+async function describe(job: Job): Promise<string> {
+  const state = await job.getState();
+  const when = new Date(job.finishedOn ?? job.processedOn ?? job.timestamp).toISOString();
+  const took = job.finishedOn && job.processedOn ? ` ${((job.finishedOn - job.processedOn) / 1000).toFixed(1)} s` : '';
+  const data = Object.entries((job.data ?? {}) as Record<string, unknown>).map(([k, v]) => `${k}=${v}`).join(' ');
+  const reason = state === 'failed' && job.failedReason ? `  reason: ${job.failedReason.split('\n')[0].slice(0, 200)}` : '';
+  return `    ${String(job.id).padEnd(28)} ${state.padEnd(10)} ${when}${took}  attempts ${job.attemptsMade}/${job.opts.attempts ?? 1}  ${data}${reason}\n`;
+}
+
+/**
+ * The job's request is an event: a git import is read back from the space's stream (a failed
+ * one is requested again as a new import; one still unfinished gets its job back; a completed
+ * or skipped one is refused). Jobs of other queues are retried when they failed.
+ */
+export async function retryJob(runtime: Runtime, jobs: JobQueues, id: string, out: Out): Promise<void> {
+  const found = await findJob(jobs, id);
+  const importJob = found?.queue.name === QUEUES.gitImport ? (found.job.data as GitImportJob) : await importById(runtime, id);
+  if (importJob) return retryGitImport(runtime, jobs, importJob, out);
+  if (!found) throw new JobCommandError(`No job or git import with id ${id}`);
+  const state = await found.job.getState();
+  if (state === 'completed') throw new JobCommandError(`Job ${id} already completed; nothing to retry`);
+  if (state !== 'failed') {
+    out.write(`Job ${id} is ${state}: it will run without help\n`);
+    return;
+  }
+  await found.job.retry('failed');
+  out.write(`Job ${id} (${found.queue.name}) retried\n`);
+}
+
+async function retryGitImport(runtime: Runtime, jobs: JobQueues, { spaceId, importId }: GitImportJob, out: Out): Promise<void> {
+  const run = await loadGitImport(runtime.store, spaceId, importId);
+  if (!run) throw new JobCommandError(`Space ${spaceId} has no GitImportRequested event for import ${importId}`);
+  switch (run.status) {
+    case 'completed':
+      throw new JobCommandError(`Import ${importId} already completed; nothing to retry`);
+    case 'skipped':
+      throw new JobCommandError(`Import ${importId} was skipped (a newer import was applied); trigger a new import with force: true instead`);
+    case 'failed': {
+      const again = await requestGitImportAgain(runtime.executor, jobs, spaceId, run, OPERATOR);
+      out.write(`Import ${importId} had failed: requested again as import ${again.importId} (job ${again.jobId})\n`);
+      return;
+    }
+    default: {
+      const what = await requeueGitImport(jobs, spaceId, importId, { retryFailed: true });
+      const said = { enqueued: 'its job was lost: enqueued again', retried: 'its failed job was retried', pending: 'its job is pending: it will run without help', failed: '' };
+      out.write(`Import ${importId} is ${run.status}: ${said[what]} (job ${jobIdFor(importId)})\n`);
+    }
+  }
+}
+
+async function findJob(jobs: JobQueues, id: string): Promise<{ queue: Queue; job: Job } | undefined> {
+  for (const queue of jobs.all()) {
+    for (const candidate of [id, jobIdFor(id)]) {
+      const job = await Job.fromId(queue, candidate);
+      if (job) return { queue, job };
+    }
+  }
+  return undefined;
+}
+
+/** An import whose job is gone from Redis (removed, or lost), by its import id. */
+async function importById(runtime: Runtime, importId: string): Promise<GitImportJob | undefined> {
+  const r = await runtime.db.query<{ space_id: string }>(`SELECT space_id FROM rm_git_imports WHERE id = $1`, [importId]);
+  return r.rows[0] ? { spaceId: r.rows[0].space_id, importId } : undefined;
+}

@@ -1,0 +1,152 @@
+import { ChildProcess, spawn } from 'child_process';
+import { createServer, IncomingMessage, request, Server, ServerResponse } from 'http';
+import { AddressInfo, createServer as createNetServer } from 'net';
+import { join } from 'path';
+import Redis from 'ioredis';
+import { QuireConfig } from '@quire/platform/config/config';
+
+const REPO_ROOT = join(__dirname, '../..');
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 60_000, everyMs = 100): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(everyMs);
+  }
+}
+
+export async function freePort(): Promise<number> {
+  const server = createNetServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+/** A real process of `apps/worker` (BullMQ processors + projection runners), killable with SIGKILL. */
+export class WorkerProcess {
+  private child?: ChildProcess;
+  private output = '';
+
+  constructor(private readonly config: QuireConfig) {}
+
+  async start(): Promise<void> {
+    const env = {
+      ...process.env,
+      DATABASE_URL: this.config.databaseUrl,
+      REDIS_URL: this.config.redisUrl,
+      QUIRE_QUEUE_PREFIX: this.config.queuePrefix,
+      DATA_DIR: this.config.dataDir,
+      LOG_LEVEL: 'info',
+    };
+    const child = spawn(process.execPath, ['-r', '@swc-node/register', 'apps/worker/src/main.ts'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = child;
+    child.stdout!.on('data', (d) => (this.output += d));
+    child.stderr!.on('data', (d) => (this.output += d));
+    await until('the worker to start', async () => this.output.includes('Quire worker running') || (child.exitCode !== null && Promise.reject(new Error(`worker exited: ${this.output}`))), 60_000);
+  }
+
+  /** The crash: no shutdown hook runs, the active job keeps its lock until it expires. */
+  async kill(): Promise<void> {
+    if (!this.running) return;
+    const exited = new Promise((r) => this.child!.once('exit', r));
+    this.child!.kill('SIGKILL');
+    await exited;
+  }
+
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    const exited = new Promise((r) => this.child!.once('exit', r));
+    this.child!.kill('SIGTERM');
+    await exited;
+  }
+
+  private get running(): boolean {
+    return !!this.child && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  get logs(): string {
+    return this.output;
+  }
+}
+
+/**
+ * An HTTP proxy in front of the git server that holds the first pack download (git-upload-pack)
+ * until released: it pins an import in the middle of its fetch.
+ */
+export async function startHoldingProxy(target: string): Promise<{ url: string; held: Promise<void>; release(): void; close(): Promise<void> }> {
+  let onHeld!: () => void;
+  const held = new Promise<void>((r) => (onHeld = r));
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  let holding = true;
+  const upstream = new URL(target);
+  const server: Server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    if (holding && req.method === 'POST' && req.url?.endsWith('/git-upload-pack')) {
+      holding = false;
+      onHeld();
+      await released;
+      if (req.socket.destroyed) return;
+    }
+    const forward = request({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers }, (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    });
+    forward.on('error', () => res.destroy());
+    req.pipe(forward);
+  });
+  const sockets = new Set<import('net').Socket>();
+  server.on('connection', (s) => (sockets.add(s), s.on('close', () => sockets.delete(s))));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    held,
+    release,
+    close: async () => {
+      release();
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+/** A private redis-server (no persistence) on its own port: this test may stop it; the shared one is never touched. */
+export class PrivateRedis {
+  private child?: ChildProcess;
+
+  constructor(readonly port: number) {}
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  async start(): Promise<void> {
+    this.child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    const probe = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    probe.on('error', () => undefined);
+    try {
+      await until('redis-server to answer', async () => {
+        try {
+          if (probe.status !== 'ready') await probe.connect();
+          return (await probe.ping()) === 'PONG';
+        } catch {
+          probe.disconnect();
+          return false;
+        }
+      }, 10_000, 50);
+    } finally {
+      probe.disconnect();
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (!this.child || this.child.exitCode !== null || this.child.signalCode !== null) return;
+    const exited = new Promise((r) => this.child!.once('exit', r));
+    this.child.kill('SIGKILL');
+    await exited;
+  }
+}
