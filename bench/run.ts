@@ -8,6 +8,10 @@ const BENCHES: Record<string, () => Promise<{ run(): Promise<unknown> }>> = {
   'get-space': () => import('./get-space'),
   'import-pipeline': () => import('./import-pipeline'),
   'git-import': () => import('./git-import'),
+  merge: () => import('./merge'),
+  'read-path': () => import('./read-path'),
+  search: () => import('./search'),
+  'search-quality': () => import('./search-quality'),
 };
 
 async function main(names: string[]): Promise<void> {

@@ -86,12 +86,10 @@ describe('git import (e2e: real git over HTTP, BullMQ worker)', () => {
       'guides/linux.md': '# Linux\n\nRun it, now faster.\n',
       '.gitbook/assets/shot.png': PNG_1x1,
     });
-    const started = Date.now();
+    // (How fast this goes is measured by `npm run bench -- git-import`, not asserted here.)
     expect((await importInto(space.id, { url: `${git.url}/handbook.git`, ref: 'refs/heads/main' })).status).toBe(204);
     const runs = await settled(space.id, 2);
-    const reimportMs = Date.now() - started;
     expect(runs[0].status).toBe('completed');
-    expect(reimportMs).toBeLessThan(2000);
     const { data: again } = await owner.api.spaces.getCurrentRevision(space.id);
     const byPath = (ps: any[]) => Object.fromEntries(allPages(ps).filter((p) => p.path).map((p) => [p.path, p.id]));
     expect(byPath(again.pages)).toMatchObject(byPath(revision.pages));

@@ -29,10 +29,31 @@ import { UpdateCollectionHandler } from './collections/update-collection/update-
 import { PermissionsController } from './permissions/permissions.controller';
 import { SetSpacePermissionsHandler } from './permissions/set-space-permissions/set-space-permissions.handler';
 import { SetCollectionPermissionsHandler } from './permissions/set-collection-permissions/set-collection-permissions.handler';
+import { ChangeRequestsController } from './change-requests/change-requests.controller';
+import { ChangeRequestContentController } from './change-requests/change-request-content.controller';
+import { ChangeRequestAccess } from './change-requests/change-request-access.service';
+import { ChangeRequestJobs } from './change-requests/change-request-jobs';
+import { CreateChangeRequestHandler } from './change-requests/create-change-request/create-change-request.handler';
+import { EditChangeRequestHandler } from './change-requests/edit-change-request/edit-change-request.handler';
+import { UpdateChangeRequestContentHandler } from './change-requests/update-change-request-content/update-change-request-content.handler';
+import { MergeChangeRequestHandler } from './change-requests/merge-change-request/merge-change-request.handler';
+import { UpdateChangeRequestHandler } from './change-requests/update-change-request/update-change-request.handler';
+import { IntegrationsController } from './integrations/integrations.controller';
+import { PublishIntegrationHandler } from './integrations/publish-integration/publish-integration.handler';
+import { UnpublishIntegrationHandler } from './integrations/unpublish-integration/unpublish-integration.handler';
+import { UrlsController } from './urls/urls.controller';
+import { OperatorsModule } from './operators/operators.module';
+import { SearchController } from './search/search.controller';
+import { searchProviders } from './search/search.providers';
+import { AskController } from './ask/ask.controller';
+import { siteController } from './site/site.controller';
+import { PublishedSites } from './site/published-sites';
 
 const commandHandlers = [ImportGitRepositoryHandler, CreateUserHandler, CreateAccessTokenHandler, CreateOrganizationHandler, SetMemberRoleHandler,
   CreateSpaceHandler, UpdateSpaceHandler, DuplicateSpaceHandler, DeleteSpaceHandler, RestoreSpaceHandler,
-  CreateCollectionHandler, UpdateCollectionHandler, SetSpacePermissionsHandler, SetCollectionPermissionsHandler];
+  CreateCollectionHandler, UpdateCollectionHandler, SetSpacePermissionsHandler, SetCollectionPermissionsHandler,
+  CreateChangeRequestHandler, EditChangeRequestHandler, UpdateChangeRequestContentHandler, MergeChangeRequestHandler, UpdateChangeRequestHandler,
+  PublishIntegrationHandler, UnpublishIntegrationHandler];
 
 /** The HTTP API on /v1. `extra` lets the all-in-one process mount the worker beside it. */
 @Module({})
@@ -40,12 +61,16 @@ export class ApiModule {
   static forRuntime(runtime: Runtime, extra: Array<Type | DynamicModule> = []): DynamicModule {
     return {
       module: ApiModule,
-      imports: [InfrastructureModule.forRuntime(runtime), CqrsModule.forRoot(), ...extra],
-      controllers: [HealthController, UsersController, OrganizationsController, SpacesController, CollectionsController, PermissionsController, SpaceContentController, GitSyncController],
+      imports: [InfrastructureModule.forRuntime(runtime), CqrsModule.forRoot(), OperatorsModule.forRuntime(runtime), ...extra],
+      controllers: [HealthController, UsersController, OrganizationsController, SpacesController, CollectionsController, PermissionsController, SpaceContentController, GitSyncController, ChangeRequestsController, ChangeRequestContentController, IntegrationsController, UrlsController, SearchController, AskController, siteController(runtime.config)],
       providers: [
         ContentReader,
         ...commandHandlers,
         AccessService,
+        ChangeRequestAccess,
+        ChangeRequestJobs,
+        ...searchProviders,
+        PublishedSites,
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: GitBookErrorFilter },
       ],

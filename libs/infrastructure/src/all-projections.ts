@@ -7,6 +7,9 @@ import { permissionsProjection } from '@quire/read-models/permissions/permission
 import { ContentStore } from '@quire/content/store';
 import { contentProjection } from '@quire/read-models/content/content.projection';
 import { gitImportsProjection } from '@quire/read-models/git-imports/git-imports.projection';
+import { changeRequestsProjection } from '@quire/read-models/change-requests/change-requests.projection';
+import { integrationsProjection } from '@quire/read-models/integrations/integrations.projection';
+import { searchProjection } from '@quire/search/search.projection';
 
 export interface ProjectionDeps {
   /** Page bytes, for read models that need page text (content, search). */
@@ -15,5 +18,5 @@ export interface ProjectionDeps {
 
 /** Every read model of the product; the projector runs them, `replay` rebuilds them. */
 export function allProjections(deps: ProjectionDeps): Projection[] {
-  return [identityProjection, spacesProjection, collectionsProjection, permissionsProjection, contentProjection(deps.contentStore), gitImportsProjection];
+  return [identityProjection, spacesProjection, collectionsProjection, permissionsProjection, contentProjection(deps.contentStore), gitImportsProjection, changeRequestsProjection, integrationsProjection, searchProjection(deps.contentStore)];
 }

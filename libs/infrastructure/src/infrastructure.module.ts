@@ -10,6 +10,8 @@ import { DB, EVENT_STORE, LOGGER, PROJECTOR, QUIRE_CONFIG, REDIS } from './token
 import { SpaceQueries } from '@quire/read-models/spaces/spaces.queries';
 import { CollectionQueries } from '@quire/read-models/collections/collections.queries';
 import { AccessQueries } from '@quire/read-models/permissions/permissions.queries';
+import { ChangeRequestQueries } from '@quire/read-models/change-requests/change-requests.queries';
+import { IntegrationQueries } from '@quire/read-models/integrations/integrations.queries';
 
 /** Exposes one process's Runtime (connections, projector, executor) to Nest's container. */
 @Global()
@@ -35,8 +37,10 @@ export class InfrastructureModule {
         { provide: SpaceQueries, useValue: new SpaceQueries(runtime.db) },
         { provide: CollectionQueries, useValue: new CollectionQueries(runtime.db) },
         { provide: AccessQueries, useValue: new AccessQueries(runtime.db) },
+        { provide: ChangeRequestQueries, useValue: new ChangeRequestQueries(runtime.db) },
+        { provide: IntegrationQueries, useValue: new IntegrationQueries(runtime.db) },
       ],
-      exports: [Runtime, ContentStore, JobQueues, ContentQueries, GitImportQueries, QUIRE_CONFIG, LOGGER, DB, EVENT_STORE, PROJECTOR, REDIS, CommandExecutor, IdentityQueries, SpaceQueries, CollectionQueries, AccessQueries],
+      exports: [Runtime, ContentStore, JobQueues, ContentQueries, GitImportQueries, QUIRE_CONFIG, LOGGER, DB, EVENT_STORE, PROJECTOR, REDIS, CommandExecutor, IdentityQueries, SpaceQueries, CollectionQueries, AccessQueries, ChangeRequestQueries, IntegrationQueries],
     };
   }
 }

@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
 import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
 import { Caller, CurrentCaller } from '../http/auth';
-import { parseInput } from '../http/validation';
+import { entityId, parseInput } from '../http/validation';
 import { AccessService } from '../permissions/access.service';
 import { filesQuery, pageByIdQuery, pageByPathQuery, revisionQuery } from './content-options';
 import { ContentReader } from './content-reader';
@@ -32,15 +32,15 @@ export class SpaceContentController {
   @Get('page/:pageId')
   async pageById(@Param('spaceId') spaceId: string, @Param('pageId') pageId: string, @Query() query: unknown, @CurrentCaller() caller: Caller) {
     const q = parseInput(pageByIdQuery, query, 'query');
-    const { space } = await this.access.spaceAccess(caller, spaceId, 'read');
-    return this.reader.page({ config: this.config, spaceId, metadata: q.metadata }, space.revision, { id: pageId }, q);
+    parseInput(entityId, spaceId, 'spaceId');
+    return this.reader.livePage({ config: this.config, spaceId, metadata: q.metadata }, caller, { id: pageId }, q);
   }
 
   /** `pagePath` may contain slashes: the official client does not encode them. */
   @Get('path/*')
   async pageByPath(@Param('spaceId') spaceId: string, @Param('*') pagePath: string, @Query() query: unknown, @CurrentCaller() caller: Caller) {
     const q = parseInput(pageByPathQuery, query, 'query');
-    const { space } = await this.access.spaceAccess(caller, spaceId, 'read');
-    return this.reader.page({ config: this.config, spaceId, metadata: q.metadata }, space.revision, { path: decodeURIComponent(pagePath) }, q);
+    parseInput(entityId, spaceId, 'spaceId');
+    return this.reader.livePage({ config: this.config, spaceId, metadata: q.metadata }, caller, { path: decodeURIComponent(pagePath) }, q);
   }
 }

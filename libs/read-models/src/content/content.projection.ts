@@ -2,6 +2,7 @@ import { RevisionCreated, walkPages } from '@quire/domain';
 import { ContentStore } from '@quire/content/store';
 import { markdownToDocument } from '@quire/content/markdown';
 import { Projection } from '@quire/projections/projection';
+import { SPACE_PAGE_FUNCTION } from './space-page.function';
 
 const decoder = new TextDecoder();
 
@@ -13,7 +14,7 @@ const decoder = new TextDecoder();
 export function contentProjection(store: ContentStore): Projection {
   return {
     name: 'content',
-    version: 1,
+    version: 2,
     tables: ['rm_revisions', 'rm_revision_pages', 'rm_page_contents'],
     handles: ['RevisionCreated'],
     schema: (t) => `
@@ -30,6 +31,7 @@ export function contentProjection(store: ContentStore): Projection {
       CREATE INDEX rm_revision_pages_path ON ${t('rm_revision_pages')} (space_id, revision_id, path);
       CREATE TABLE ${t('rm_page_contents')} (
         blob text PRIMARY KEY, markdown text NOT NULL, document jsonb NOT NULL, title text);
+      ${SPACE_PAGE_FUNCTION}
     `,
     async apply(event, tx, t) {
       const d = (event as unknown as RevisionCreated).data;

@@ -25,8 +25,27 @@ export interface PageRow {
   document: unknown | null;
 }
 
+/** A live page of a space with the caller's access facts (see space-page.function.ts). */
+export interface SpacePageRow {
+  space_deleted_at: string | null;
+  organization_role: string | null;
+  resolved_level: string | null;
+  granted_role: string | null;
+  revision: string | null;
+  page_id: string | null;
+  kind: 'sheet' | 'group' | 'link' | null;
+  node: RevisionPageNode | null;
+  markdown: string | null;
+  document: unknown | null;
+}
+
 export class ContentQueries {
   constructor(private readonly db: Queryable) {}
+
+  /** Whether the content read model holds this revision yet (its pages and contents come with it). */
+  async hasRevision(spaceId: string, revisionId: string): Promise<boolean> {
+    return (await this.db.query(`SELECT 1 FROM rm_revisions WHERE space_id = $1 AND id = $2`, [spaceId, revisionId])).rows.length > 0;
+  }
 
   async revision(spaceId: string, revisionId: string): Promise<RevisionRow | undefined> {
     return (await this.db.query<RevisionRow>(`SELECT * FROM rm_revisions WHERE space_id = $1 AND id = $2`, [spaceId, revisionId])).rows[0];
@@ -43,6 +62,18 @@ export class ContentQueries {
         ORDER BY (p.kind = 'group') LIMIT 1`,
       [spaceId, revisionId, 'id' in by ? by.id : by.path],
     );
+    return r.rows[0];
+  }
+
+  /** The read path of a space's live page in one statement (access facts + page + body). */
+  async livePage(spaceId: string, userId: string, by: { id: string } | { path: string }, content: 'markdown' | 'document' | 'none'): Promise<SpacePageRow | undefined> {
+    const r = await this.db.query<SpacePageRow>(`SELECT * FROM quire_space_page($1, $2, $3, $4, $5)`, [
+      spaceId,
+      userId,
+      'path' in by ? by.path : null,
+      'id' in by ? by.id : null,
+      content,
+    ]);
     return r.rows[0];
   }
 }

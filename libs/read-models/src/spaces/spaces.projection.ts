@@ -9,9 +9,11 @@ import { encodeLevel, SpaceChanges } from '@quire/domain';
  */
 export const spacesProjection: Projection = {
   name: 'spaces',
-  version: 1,
+  // 2: the visibility column.
+  version: 2,
   tables: ['rm_spaces'],
-  handles: ['SpaceCreated', 'SpaceUpdated', 'SpaceDeleted', 'SpaceRestored', 'SpaceRevisionChanged', 'GitImportRequested', 'GitImportStarted', 'GitImportCompleted', 'GitImportFailed'],
+  handles: ['SpaceCreated', 'SpaceUpdated', 'SpaceDeleted', 'SpaceRestored', 'SpaceRevisionChanged', 'GitImportRequested', 'GitImportStarted', 'GitImportCompleted', 'GitImportFailed',
+    'ChangeRequestCreated', 'ChangeRequestStatusChanged', 'ChangeRequestMerged'],
   schema: (t) => `
     CREATE TABLE ${t('rm_spaces')} (
       id text PRIMARY KEY,
@@ -24,6 +26,7 @@ export const spacesProjection: Projection = {
       edit_mode text NOT NULL,
       default_level text NOT NULL,
       merge_rules jsonb NOT NULL,
+      visibility text,
       revision text NOT NULL,
       initial_revision text NOT NULL,
       empty boolean NOT NULL DEFAULT false,
@@ -84,6 +87,7 @@ export const spacesProjection: Projection = {
         if (c.language !== undefined) set('language', c.language);
         if (c.defaultLevel !== undefined) set('default_level', encodeLevel(c.defaultLevel));
         if (c.mergeRules !== undefined) set('merge_rules', JSON.stringify(c.mergeRules));
+        if (c.visibility !== undefined) set('visibility', c.visibility);
         await tx.query(`UPDATE ${t('rm_spaces')} SET ${[...sets, 'updated_at = $2'].join(', ')} WHERE id = $1`, params);
         break;
       }
@@ -99,6 +103,19 @@ export const spacesProjection: Projection = {
       case 'GitImportFailed':
         await applyGitSync(event.type, d, tx, t);
         break;
+      // Change-request counters: each status change carries the status it leaves.
+      case 'ChangeRequestCreated':
+      case 'ChangeRequestStatusChanged':
+      case 'ChangeRequestMerged': {
+        const from: string | null = event.type === 'ChangeRequestCreated' ? null : d.from;
+        const to: string = event.type === 'ChangeRequestCreated' ? 'draft' : event.type === 'ChangeRequestMerged' ? 'merged' : d.to;
+        await tx.query(
+          `UPDATE ${t('rm_spaces')} SET change_requests = change_requests + $2,
+             change_requests_open = change_requests_open + $3, change_requests_draft = change_requests_draft + $4 WHERE id = $1`,
+          [d.spaceId, from === null ? 1 : 0, (to === 'open' ? 1 : 0) - (from === 'open' ? 1 : 0), (to === 'draft' ? 1 : 0) - (from === 'draft' ? 1 : 0)],
+        );
+        break;
+      }
       case 'SpaceRevisionChanged':
         await tx.query(`UPDATE ${t('rm_spaces')} SET revision = $2, updated_at = greatest(updated_at, $3) WHERE id = $1`, [
           d.spaceId,

@@ -15,6 +15,8 @@ export interface SpaceRow {
   /** Stored default level: 'inherit', a role, or 'none' for no access. */
   default_level: string;
   merge_rules: any;
+  /** As set by UpdateSpace ('public', 'unlisted', 'in-collection', 'private'); null when never set. */
+  visibility: string | null;
   revision: string;
   initial_revision: string;
   empty: boolean;
