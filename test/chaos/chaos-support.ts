@@ -72,6 +72,10 @@ export class WorkerProcess {
   get logs(): string {
     return this.output;
   }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
 }
 
 /**

@@ -24,8 +24,11 @@ export interface TestQuire {
   close(): Promise<void>;
 }
 
-/** The whole system (API + worker + projector) on a fresh database, Redis prefix and data dir. */
-export async function startTestQuire(overrides: Partial<QuireConfig> = {}): Promise<TestQuire> {
+/**
+ * The whole system (API + worker + projector) on a fresh database, Redis prefix and data dir;
+ * `worker: false` leaves the worker out, for a test that runs it as its own process.
+ */
+export async function startTestQuire(overrides: Partial<QuireConfig> = {}, opts: { worker?: boolean } = {}): Promise<TestQuire> {
   const database: TestDatabase = await createTestDatabase('quire_e2e');
   const dataDir = mkdtempSync(join(tmpdir(), 'quire-e2e-'));
   const config = loadConfig(
@@ -41,7 +44,7 @@ export async function startTestQuire(overrides: Partial<QuireConfig> = {}): Prom
       ...overrides,
     },
   );
-  const started = await startApi(config, { runProjections: true, redis: true, extraModules: () => [WorkerModule] });
+  const started = await startApi(config, { runProjections: true, redis: true, extraModules: () => (opts.worker === false ? [] : [WorkerModule]) });
   const url = started.url;
   config.publicUrl = config.publicUrl;
   const violations: string[] = [];

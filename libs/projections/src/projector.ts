@@ -132,44 +132,55 @@ export class Projector {
     return min ?? START;
   }
 
+  /**
+   * Each projection takes the batch in its own transaction, all at once: they share nothing, so
+   * a slow one (search indexing a large import) does not hold the others back, and their database
+   * work runs in parallel. (PGlite, one connection, queues the transactions.)
+   */
   private async applyBatch(events: RecordedEvent[]): Promise<void> {
-    for (const name of this.owned) {
-      if (this.failures.has(name)) continue;
-      const projection = this.byName.get(name)!;
-      const last = events[events.length - 1].position;
-      const known = this.checkpoints.get(name) ?? START;
-      if (comparePositions(last, known) <= 0) continue;
-      let failed: { event: RecordedEvent; err: unknown } | undefined;
-      const committed = await this.db.transaction(async (tx) => {
-        const row = await this.registry.lock(name, tx);
-        const from = row?.position ?? START;
-        for (const event of events) {
-          if (comparePositions(event.position, from) <= 0 || !projection.handles.includes(event.type)) continue;
-          try {
-            await projection.apply(event, tx, liveTables);
-          } catch (err) {
-            failed = { event, err };
-            throw err;
-          }
+    const outcomes = await Promise.allSettled([...this.owned].map((name) => this.applyBatchTo(name, events)));
+    // Infrastructure trouble: the subscription retries the batch once every transaction is over
+    // (projections that committed skip what they already have).
+    const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    if (failed) throw failed.reason;
+  }
+
+  private async applyBatchTo(name: string, events: RecordedEvent[]): Promise<void> {
+    if (this.failures.has(name)) return;
+    const projection = this.byName.get(name)!;
+    const last = events[events.length - 1].position;
+    const known = this.checkpoints.get(name) ?? START;
+    if (comparePositions(last, known) <= 0) return;
+    let failed: { event: RecordedEvent; err: unknown } | undefined;
+    const committed = await this.db.transaction(async (tx) => {
+      const row = await this.registry.lock(name, tx);
+      const from = row?.position ?? START;
+      for (const event of events) {
+        if (comparePositions(event.position, from) <= 0 || !projection.handles.includes(event.type)) continue;
+        try {
+          await projection.apply(event, tx, liveTables);
+        } catch (err) {
+          failed = { event, err };
+          throw err;
         }
-        // After a rebuild swapped tables in, the row may be ahead of this batch: never move it back.
-        const next = comparePositions(last, from) > 0 ? last : from;
-        await this.registry.setPosition(name, next, tx);
-        return next;
-      }).catch(async (err) => {
-        if (!failed) throw err; // infrastructure trouble: the subscription retries the batch
-        const reason = `event ${failed.event.id} (${failed.event.type}.v${failed.event.schemaVersion} at ${formatPosition(failed.event.position)}): ${
-          (failed.err as Error)?.message ?? failed.err
-        }`;
-        // A poison event stops this projection loudly; it is never skipped.
-        this.logger?.error({ projection: name, eventId: failed.event.id, type: failed.event.type, err: failed.err }, 'projection stopped on a failing event');
-        this.failures.set(name, reason);
-        await this.registry.markFailed(name, reason);
-        this.rejectWaitersOf(name, reason);
-        return undefined;
-      });
-      if (committed) this.advance(name, committed);
-    }
+      }
+      // After a rebuild swapped tables in, the row may be ahead of this batch: never move it back.
+      const next = comparePositions(last, from) > 0 ? last : from;
+      await this.registry.setPosition(name, next, tx);
+      return next;
+    }).catch(async (err) => {
+      if (!failed) throw err; // infrastructure trouble: the subscription retries the batch
+      const reason = `event ${failed.event.id} (${failed.event.type}.v${failed.event.schemaVersion} at ${formatPosition(failed.event.position)}): ${
+        (failed.err as Error)?.message ?? failed.err
+      }`;
+      // A poison event stops this projection loudly; it is never skipped.
+      this.logger?.error({ projection: name, eventId: failed.event.id, type: failed.event.type, err: failed.err }, 'projection stopped on a failing event');
+      this.failures.set(name, reason);
+      await this.registry.markFailed(name, reason);
+      this.rejectWaitersOf(name, reason);
+      return undefined;
+    });
+    if (committed) this.advance(name, committed);
   }
 
   private advance(name: string, position: Position): void {

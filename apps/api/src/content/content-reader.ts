@@ -58,11 +58,11 @@ export class ContentReader {
 
   async page(ctx: ContentPresenterContext, revisionId: string, by: { id: string } | { path: string }, options: PageOptions) {
     const path = 'path' in by ? by.path.replace(/^\/+|\/+$/g, '') : undefined;
-    let row = await this.content.page(ctx.spaceId, revisionId, path !== undefined ? { path } : by, options.format !== undefined);
+    let row = await this.content.page(ctx.spaceId, revisionId, path !== undefined ? { path } : by, options.format ?? 'none');
     if (!row) {
       // No such page, or a revision the content read model had not taken in when we read.
       await this.awaitRevision(ctx.spaceId, revisionId, async () => ((await this.content.hasRevision(ctx.spaceId, revisionId)) ? true : undefined));
-      row = await this.content.page(ctx.spaceId, revisionId, path !== undefined ? { path } : by, options.format !== undefined);
+      row = await this.content.page(ctx.spaceId, revisionId, path !== undefined ? { path } : by, options.format ?? 'none');
     }
     if (!row) throw notFound('Page not found in this space');
     if (row.kind === 'link' && path !== undefined) throw notFound('Page not found in this space');

@@ -77,7 +77,7 @@ export class PublishedSites {
   }
 
   async document(site: PublishedSpace, pagePath: string): Promise<JSONDocument | undefined> {
-    const row = await this.content.page(site.space.id, site.space.revision, { path: pagePath }, true);
+    const row = await this.content.page(site.space.id, site.space.revision, { path: pagePath }, 'document');
     return (row?.document as JSONDocument | null) ?? undefined;
   }
 

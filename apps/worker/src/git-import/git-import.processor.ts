@@ -144,6 +144,7 @@ export class GitImportProcessor implements OnModuleInit, OnModuleDestroy {
     // If the space moves while we record (a merge), record again on top of it.
     for (let attempt = 0; ; attempt++) {
       const parent = view.space.revision;
+      const writeStarted = Date.now();
       const revision = await this.content.writeRevision({
         spaceId,
         parents: parent ? [parent] : [],
@@ -165,6 +166,7 @@ export class GitImportProcessor implements OnModuleInit, OnModuleDestroy {
         now: new Date(),
         newId,
       });
+      const writtenMs = Date.now() - writeStarted;
       const standalone = !!request.standalone;
       const allWarnings = [...new Set([...result.warnings, ...warnings])];
       const events: NewEvent[] = [
@@ -173,10 +175,16 @@ export class GitImportProcessor implements OnModuleInit, OnModuleDestroy {
         { type: 'GitImportCompleted', data: { spaceId, importId, revision, commit: { oid: git.oid, message: git.message }, standalone, warnings: allWarnings, at: now() } },
       ];
       try {
+        const appendStarted = Date.now();
         const position = await this.append(spaceId, view.version, events);
         await this.redis.del(secretKey);
+        const appendedMs = Date.now() - appendStarted;
         await this.executor.waitFor(position, events.map((e) => e.type));
-        log.info({ revision, pages: countPages(event.data.pages), fetchedMs, totalMs: Date.now() - started, warnings: allWarnings.length }, 'git import completed');
+        const projectedMs = Date.now() - appendStarted - appendedMs;
+        log.info(
+          { revision, pages: countPages(event.data.pages), fetchedMs, writtenMs, appendedMs, projectedMs, totalMs: Date.now() - started, warnings: allWarnings.length },
+          'git import completed',
+        );
         return { status: 'completed', revision };
       } catch (err) {
         if (!(err instanceof WrongExpectedVersionError) || attempt >= 5) throw err;

@@ -31,6 +31,7 @@ export type {
 } from './document.types';
 export { parseFrontMatter } from './front-matter';
 export { markdownToDocument } from './markdown-to-document';
+export { parseBlobMarkdown } from './parsed-blobs';
 export { documentToMarkdown, type DocumentToMarkdownOptions } from './document-to-markdown';
 export { documentToPlainText } from './document-to-plain-text';
 export { extractSections, type DocumentSection } from './extract-sections';

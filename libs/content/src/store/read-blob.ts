@@ -1,5 +1,6 @@
 import { gitFs as fs } from './git-fs';
 import git from 'isomorphic-git';
+import { readLooseObject } from './git-objects';
 import { isGitError } from './read-revision';
 import { cacheKey, OID, type SpaceRepo } from './space-repo';
 import { ObjectNotFoundError } from './store.errors';
@@ -13,7 +14,10 @@ export async function readBlob(repo: SpaceRepo, oid: string): Promise<Uint8Array
   if (!OID.test(oid)) throw new ObjectNotFoundError(repo.spaceId, oid);
   let blob: Uint8Array;
   try {
-    ({ blob } = await git.readBlob({ fs, gitdir: repo.gitdir, oid }));
+    const loose = await readLooseObject(repo, oid);
+    if (loose && loose.type !== 'blob') throw new ObjectNotFoundError(repo.spaceId, oid);
+    // Packed (after a `git gc`): isomorphic-git reads packs.
+    ({ blob } = loose ? { blob: loose.content } : await git.readBlob({ fs, gitdir: repo.gitdir, oid }));
   } catch (error) {
     if (isGitError(error, 'NotFoundError', 'ObjectTypeError')) throw new ObjectNotFoundError(repo.spaceId, oid);
     throw error;

@@ -1,7 +1,7 @@
 import { objectExists, serializeCommit, serializeTree, writeObject, type TreeItem } from './git-objects';
 import { initSpaceRepo } from './init-space-repo';
 import { readRevision } from './read-revision';
-import { OID, type FileMode, type SpaceRepo } from './space-repo';
+import { cacheKey, OID, type FileMode, type SpaceRepo } from './space-repo';
 import { InvalidPathError, ObjectNotFoundError } from './store.errors';
 
 /** New bytes, or a blob the repository already holds (an unchanged file), by oid. The
@@ -50,6 +50,9 @@ export async function writeRevision(repo: SpaceRepo, opts: WriteRevisionOptions)
   await forEachLimited(fileSlots(root), IO_CONCURRENCY, async (slot) => {
     if (slot.input instanceof Uint8Array) {
       slot.oid = await writeObject(repo, 'blob', slot.input);
+      // What is written is read next (the revision's tree is derived from it, the read models
+      // parse its pages): keep a copy, so that does not inflate it back from disk.
+      repo.caches.blobs.set(cacheKey(repo, slot.oid), slot.input.slice());
       return;
     }
     const { oid } = slot.input;

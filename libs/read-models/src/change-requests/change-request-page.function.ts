@@ -29,8 +29,8 @@ BEGIN
       FROM quire_space_access(p_space, p_user) a
       LEFT JOIN LATERAL (
         SELECT p.page_id, p.kind, p.node,
-               CASE WHEN p_content = 'markdown' THEN c.markdown END AS markdown,
-               CASE WHEN p_content = 'document' THEN c.document END AS document
+               CASE WHEN p_content IN ('markdown', 'document') THEN c.markdown END AS markdown,
+               NULL::jsonb AS document
           FROM rm_revision_pages p LEFT JOIN rm_page_contents c ON c.blob = p.blob
          WHERE p.space_id = p_space AND p.revision_id = v_revision AND p.path = p_path
          ORDER BY (p.kind = 'group') LIMIT 1) pg ON true;
@@ -40,8 +40,8 @@ BEGIN
       FROM quire_space_access(p_space, p_user) a
       LEFT JOIN LATERAL (
         SELECT p.page_id, p.kind, p.node,
-               CASE WHEN p_content = 'markdown' THEN c.markdown END AS markdown,
-               CASE WHEN p_content = 'document' THEN c.document END AS document
+               CASE WHEN p_content IN ('markdown', 'document') THEN c.markdown END AS markdown,
+               NULL::jsonb AS document
           FROM rm_revision_pages p LEFT JOIN rm_page_contents c ON c.blob = p.blob
          WHERE p.space_id = p_space AND p.revision_id = v_revision AND p.page_id = p_page) pg ON true;
   END IF;

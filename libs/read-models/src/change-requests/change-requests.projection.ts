@@ -9,7 +9,8 @@ import { CHANGE_REQUEST_PAGE_FUNCTION } from './change-request-page.function';
  */
 export const changeRequestsProjection: Projection = {
   name: 'change-requests',
-  version: 3,
+  // 4: quire_change_request_page reads markdown only (documents are parsed on read).
+  version: 4,
   tables: ['rm_change_requests'],
   handles: ['ChangeRequestCreated', 'ChangeRequestDetailsChanged', 'ChangeRequestStatusChanged', 'RevisionCreated', 'ChangeRequestMerged', 'ChangeRequestUpdated'],
   schema: (t) => `

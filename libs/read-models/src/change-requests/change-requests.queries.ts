@@ -2,6 +2,7 @@ import { Queryable } from '@quire/platform/db/db';
 import { decodeCursor, ListResponse, toPage } from '@quire/platform/http/pagination';
 import type { ChangeRequestStatus } from '@quire/domain';
 import type { UserRow } from '../identity/identity.queries';
+import { PageContent, withDocument } from '../content/content.queries';
 import type { AccessFactsRow } from '../permissions/permissions.queries';
 import type { RevisionPageNode } from '@quire/domain';
 
@@ -86,7 +87,7 @@ export class ChangeRequestQueries {
     userId: string,
     key: string,
     by: { id: string } | { path: string },
-    content: 'markdown' | 'document' | 'none',
+    content: PageContent,
   ): Promise<ChangeRequestPageRow | undefined> {
     const byNumber = /^\d{1,9}$/.test(key);
     const r = await this.db.query<ChangeRequestPageRow>(`SELECT * FROM quire_change_request_page($1, $2, $3, $4, $5, $6, $7)`, [
@@ -98,7 +99,7 @@ export class ChangeRequestQueries {
       'id' in by ? by.id : null,
       content,
     ]);
-    return r.rows[0];
+    return withDocument(r.rows[0], content);
   }
 
   /** Newest first by `orderBy`, keyset-paginated on (timestamp, id). */

@@ -1,20 +1,22 @@
 import { RevisionCreated, walkPages } from '@quire/domain';
 import { ContentStore } from '@quire/content/store';
-import { markdownToDocument } from '@quire/content/markdown';
 import { Projection } from '@quire/projections/projection';
 import { SPACE_PAGE_FUNCTION } from './space-page.function';
 
 const decoder = new TextDecoder();
 
 /**
- * Revisions, their page rows (for lookups by id and path) and the parsed content of every
- * page blob (markdown and document JSON), so reads never touch git. A blob is parsed once:
- * content is addressed by blob id.
+ * Revisions, their page rows (for lookups by id and path) and the markdown of every page blob,
+ * so reads never touch git. Documents are parsed from that markdown when a read asks for one
+ * (once per blob while it stays in memory, see ContentQueries): parsing every page of a large
+ * import here doubled the time for it to go live and stored each page a second time, three to
+ * five times larger.
  */
 export function contentProjection(store: ContentStore): Projection {
   return {
     name: 'content',
-    version: 2,
+    // 3: rm_page_contents keeps markdown only.
+    version: 3,
     tables: ['rm_revisions', 'rm_revision_pages', 'rm_page_contents'],
     handles: ['RevisionCreated'],
     schema: (t) => `
@@ -30,7 +32,7 @@ export function contentProjection(store: ContentStore): Projection {
         PRIMARY KEY (space_id, revision_id, page_id));
       CREATE INDEX rm_revision_pages_path ON ${t('rm_revision_pages')} (space_id, revision_id, path);
       CREATE TABLE ${t('rm_page_contents')} (
-        blob text PRIMARY KEY, markdown text NOT NULL, document jsonb NOT NULL, title text);
+        blob text PRIMARY KEY, markdown text NOT NULL);
       ${SPACE_PAGE_FUNCTION}
     `,
     async apply(event, tx, t) {
@@ -81,17 +83,13 @@ export function contentProjection(store: ContentStore): Projection {
       const missing = blobs.filter((b) => !have.has(b));
       for (let i = 0; i < missing.length; i += 200) {
         const parsed = await Promise.all(
-          missing.slice(i, i + 200).map(async (blob) => {
-            const markdown = decoder.decode(await store.readBlob(d.spaceId, blob));
-            const { document, title } = markdownToDocument(markdown);
-            return { blob, markdown, document, title: title ?? null };
-          }),
+          missing.slice(i, i + 200).map(async (blob) => ({ blob, markdown: decoder.decode(await store.readBlob(d.spaceId, blob)) })),
         );
         await tx.query(
-          `INSERT INTO ${t('rm_page_contents')} (blob, markdown, document, title)
-           SELECT x.blob, x.markdown, x.document, x.title FROM jsonb_to_recordset($1::jsonb) AS x(blob text, markdown text, document jsonb, title text)
+          `INSERT INTO ${t('rm_page_contents')} (blob, markdown)
+           SELECT x.blob, x.markdown FROM unnest($1::text[], $2::text[]) AS x(blob, markdown)
            ON CONFLICT (blob) DO NOTHING`,
-          [JSON.stringify(parsed)],
+          [parsed.map((p) => p.blob), parsed.map((p) => p.markdown)],
         );
       }
     },

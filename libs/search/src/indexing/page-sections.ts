@@ -1,4 +1,4 @@
-import { extractSections, markdownToDocument } from '@quire/content/markdown';
+import { extractSections, parseBlobMarkdown } from '@quire/content/markdown';
 
 /** What the index keeps of a page's markdown: its sections, split at headings. */
 export interface IndexedSection {
@@ -13,9 +13,9 @@ export interface IndexedSection {
 /** Page text is indexed up to this many characters per section (a 2 MB log dump is not prose). */
 export const MAX_SECTION_TEXT = 200_000;
 
-/** Sections of a page's markdown (front matter and the leading `# title` are left out). */
-export function pageSections(markdown: string): IndexedSection[] {
-  const { document } = markdownToDocument(markdown);
+/** Sections of a page blob's markdown (front matter and the leading `# title` are left out). */
+export function pageSections(blob: string, markdown: string): IndexedSection[] {
+  const { document } = parseBlobMarkdown(blob, markdown);
   return extractSections(document).map((s) => ({
     id: s.id,
     title: s.title,
