@@ -104,8 +104,13 @@ describe('chaos: a worker killed in the middle of an import', () => {
       throw new Error(`${err.message}\n${state}\n--- second worker's log ---\n${second.logs.slice(-2000)}`);
     });
     expect(done).toMatchObject({ id: run.id, status: 'completed' });
-    const job = (await Job.fromId(api.runtime.jobs!.queue(QUEUES.gitImport), jobId))!;
-    expect(await job.getState()).toBe('completed');
+    // The import is complete once its events are recorded; the job finishes a moment later, when
+    // the worker has seen the read models catch up.
+    const queue = api.runtime.jobs!.queue(QUEUES.gitImport);
+    const job = await until('the job to complete', async () => {
+      const current = (await Job.fromId(queue, jobId))!;
+      return (await current.getState()) === 'completed' ? current : undefined;
+    }, 10_000, 50);
     expect(job.stalledCounter).toBe(1);
 
     // Once: one start, one revision, one move of the live revision, one completion; nothing lost.

@@ -282,6 +282,8 @@ describe('change requests (e2e, official client)', () => {
       const { data: live } = await owner.api.spaces.getCurrentRevision(space.id);
       expect(live.id).toBe(merged.revision);
       expect(live.parents).toEqual([space.revision, head.revision]);
+      // GitBook's RevisionTypeMerge: the revision names the change request it merged.
+      expect(live).toMatchObject({ type: 'merge', mergedFrom: { object: 'change-request', id: cr.id, number: cr.number } });
       expect(await markdown(owner.api, space.id, 'faq')).toBe('# FAQ\n\nNew answer.\n');
       expect((await pagesByTitle(owner.api, space.id)).FAQ.id).toBe(pages.FAQ.id);
       const { data: done } = await owner.api.spaces.getChangeRequestById(space.id, cr.id);

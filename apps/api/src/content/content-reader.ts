@@ -7,6 +7,8 @@ import { ContentPresenterContext, presentFile, presentPage, presentRevision } fr
 import { PageOptions } from './content-options';
 import { Caller } from '../http/auth';
 import { AccessService } from '../permissions/access.service';
+import { ChangeRequestQueries } from '@quire/read-models/change-requests/change-requests.queries';
+import { presentChangeRequest } from '../change-requests/change-requests.presenter';
 
 /**
  * How long a read waits for the content read model to hold a revision that another read model
@@ -21,11 +23,14 @@ export class ContentReader {
   constructor(
     private readonly content: ContentQueries,
     private readonly access: AccessService,
+    private readonly changeRequests: ChangeRequestQueries,
   ) {}
 
-  async revision(ctx: ContentPresenterContext, revisionId: string, mergedFrom?: unknown) {
+  async revision(ctx: ContentPresenterContext, revisionId: string) {
     const rev = await this.awaitRevision(ctx.spaceId, revisionId, () => this.content.revision(ctx.spaceId, revisionId));
-    return presentRevision(ctx, rev, mergedFrom);
+    // A merge revision names the change request it merged (GitBook's RevisionTypeMerge).
+    const merged = rev.kind === 'merge' && rev.merged_from ? await this.changeRequests.byIdOrNumber(ctx.spaceId, rev.merged_from) : undefined;
+    return presentRevision(ctx, rev, merged ? presentChangeRequest(ctx.config, merged) : undefined);
   }
 
   async files(ctx: ContentPresenterContext, revisionId: string, opts: { page?: string; limit: number }) {
