@@ -96,6 +96,12 @@ describe('git import (e2e: real git over HTTP, BullMQ worker)', () => {
     expect(again.parents).toEqual([revision.id]);
     const { data: linux } = await owner.api.spaces.getPageByPath(space.id, 'guides/install/linux', { format: 'markdown' } as any);
     expect((linux as any).markdown).toContain('now faster');
+
+    // The same commit again: the import completes and the space keeps its revision.
+    expect((await importInto(space.id, { url: `${git.url}/handbook.git`, ref: 'refs/heads/main' })).status).toBe(204);
+    const unchanged = await settled(space.id, 3);
+    expect(unchanged[0]).toMatchObject({ status: 'completed', revision: again.id });
+    expect((await owner.api.spaces.getCurrentRevision(space.id)).data.id).toBe(again.id);
   });
 
   it('uses credentials from the URL without ever recording them, and reports refused auth', async () => {

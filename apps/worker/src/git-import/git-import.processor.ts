@@ -153,6 +153,23 @@ export class GitImportProcessor implements OnModuleInit, OnModuleDestroy {
         author: result.commit.author,
         timestamp: new Date(),
       });
+      const standalone = !!request.standalone;
+      if (!standalone && parent && (await this.content.readRevision(spaceId, revision)).tree === (await this.content.readRevision(spaceId, parent)).tree) {
+        // The repository holds exactly what the space shows: nothing to change, no new revision.
+        const done = { type: 'GitImportCompleted', data: { spaceId, importId, revision: parent, commit: { oid: git.oid, message: git.message }, standalone, warnings: result.warnings, at: now() } };
+        try {
+          const position = await this.append(spaceId, view.version, [done]);
+          await this.redis.del(secretKey);
+          await this.executor.waitFor(position, [done.type]);
+          log.info({ revision: parent, fetchedMs, totalMs: Date.now() - started }, 'git import completed: content unchanged, no new revision');
+          return { status: 'completed', revision: parent };
+        } catch (err) {
+          if (!(err instanceof WrongExpectedVersionError) || attempt >= 5) throw err;
+          view = await this.load(spaceId);
+          if (isSettled(view.git.imports[importId]?.status)) return { status: view.git.imports[importId].status };
+          continue;
+        }
+      }
       const previous = parent ? view.trees.get(parent) : undefined;
       const { event, warnings } = await revisionCreatedFor({
         store: this.content,
@@ -167,7 +184,6 @@ export class GitImportProcessor implements OnModuleInit, OnModuleDestroy {
         newId,
       });
       const writtenMs = Date.now() - writeStarted;
-      const standalone = !!request.standalone;
       const allWarnings = [...new Set([...result.warnings, ...warnings])];
       const events: NewEvent[] = [
         event,
