@@ -10,12 +10,14 @@ import { ChangeRequestJob, ChangeRequestJobResult } from './change-request-strea
 import { ChangeRequestGitWorkProvider } from './change-request-git-work.provider';
 
 /**
- * Runs change-request merges. Several at once (different spaces merge in parallel; merges of
- * one space settle through the space stream's expected version). A job that throws is retried
- * with backoff; a merge that cannot happen (conflicts, merge rules) is a result, not a failure.
+ * Runs change-request merges (a change request into the space's live content) and updates (the
+ * space's live content into a change request). Several at once: different spaces proceed in
+ * parallel, and jobs of one space settle through the space stream's expected version. A job that
+ * throws is retried with backoff; a merge that cannot happen (conflicts, merge rules) is a
+ * result, not a failure.
  */
 @Injectable()
-export class MergeChangeRequestProcessor implements OnModuleInit, OnModuleDestroy {
+export class ChangeRequestProcessor implements OnModuleInit, OnModuleDestroy {
   private workers?: JobWorkers;
 
   constructor(
@@ -26,8 +28,9 @@ export class MergeChangeRequestProcessor implements OnModuleInit, OnModuleDestro
   ) {}
 
   onModuleInit(): void {
-    this.workers = new JobWorkers(this.redis, this.config.queuePrefix, this.logger.child({ component: 'change-request-merge' }));
+    this.workers = new JobWorkers(this.redis, this.config.queuePrefix, this.logger.child({ component: 'change-requests' }));
     this.workers.register<ChangeRequestJob, ChangeRequestJobResult>(QUEUES.changeRequestMerge, (job) => this.work.merge(job.data), { concurrency: 4 });
+    this.workers.register<ChangeRequestJob, ChangeRequestJobResult>(QUEUES.changeRequestUpdate, (job) => this.work.update(job.data), { concurrency: 4 });
   }
 
   async onModuleDestroy(): Promise<void> {
