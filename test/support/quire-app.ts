@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'fs';
+import { request as httpRequest } from 'http';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { GitBookAPI } from '@gitbook/api';
@@ -18,7 +19,7 @@ export interface TestQuire {
   violations: string[];
   admin: GitBookAPI;
   client(token?: string): GitBookAPI;
-  /** Raw HTTP for what the client cannot express (bad JSON, unknown routes...). */
+  /** Raw HTTP for what the client cannot express (bad JSON, unknown routes, a `host` header: sent through node's http, redirects not followed). */
   http(method: string, path: string, opts?: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
   createUser(displayName?: string): Promise<{ id: string; token: string; api: GitBookAPI }>;
   close(): Promise<void>;
@@ -65,7 +66,8 @@ export async function startTestQuire(overrides: Partial<QuireConfig> = {}, opts:
         body = JSON.stringify(opts.body);
         headers['content-type'] = 'application/json';
       } else if (body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
-      const res = await fetch(url + path, { method, headers, body });
+      // fetch() sends its own Host header whatever it is given: a custom one needs node's http.
+      const res = Object.keys(headers).some((h) => h.toLowerCase() === 'host') ? await requestWithHost(url + path, method, headers, body) : await fetch(url + path, { method, headers, body });
       const text = await res.text();
       let parsed: any = text;
       try {
@@ -90,4 +92,23 @@ export async function startTestQuire(overrides: Partial<QuireConfig> = {}, opts:
     },
   };
   return self;
+}
+
+/** One request through node's http, answered as a fetch Response (no redirects followed). */
+function requestWithHost(target: string, method: string, headers: Record<string, string>, body?: string): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(target, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const out = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) out.set(name, Array.isArray(value) ? value.join(', ') : value);
+        const status = res.statusCode ?? 0;
+        resolve(new Response(status === 204 || status === 205 || status === 304 || method === 'HEAD' ? null : Buffer.concat(chunks), { status, headers: out }));
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }

@@ -48,12 +48,18 @@ import { searchProviders } from './search/search.providers';
 import { AskController } from './ask/ask.controller';
 import { siteController } from './site/site.controller';
 import { PublishedSites } from './site/published-sites';
+import { SitePages } from './site/site-pages';
+import { CustomHostSites } from './site/custom-host-sites';
+import { CustomHostnamesController } from './custom-hostnames/custom-hostnames.controller';
+import { CustomHostnameReservations } from './custom-hostnames/custom-hostname-reservations';
+import { SetCustomHostnameHandler } from './custom-hostnames/set-custom-hostname/set-custom-hostname.handler';
+import { RemoveCustomHostnameHandler } from './custom-hostnames/remove-custom-hostname/remove-custom-hostname.handler';
 
 const commandHandlers = [ImportGitRepositoryHandler, CreateUserHandler, CreateAccessTokenHandler, CreateOrganizationHandler, SetMemberRoleHandler,
   CreateSpaceHandler, UpdateSpaceHandler, DuplicateSpaceHandler, DeleteSpaceHandler, RestoreSpaceHandler,
   CreateCollectionHandler, UpdateCollectionHandler, SetSpacePermissionsHandler, SetCollectionPermissionsHandler,
   CreateChangeRequestHandler, EditChangeRequestHandler, UpdateChangeRequestContentHandler, MergeChangeRequestHandler, UpdateChangeRequestHandler,
-  PublishIntegrationHandler, UnpublishIntegrationHandler];
+  PublishIntegrationHandler, UnpublishIntegrationHandler, SetCustomHostnameHandler, RemoveCustomHostnameHandler];
 
 /** The HTTP API on /v1. `extra` lets the all-in-one process mount the worker beside it. */
 @Module({})
@@ -62,7 +68,7 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [InfrastructureModule.forRuntime(runtime), CqrsModule.forRoot(), OperatorsModule.forRuntime(runtime), ...extra],
-      controllers: [HealthController, UsersController, OrganizationsController, SpacesController, CollectionsController, PermissionsController, SpaceContentController, GitSyncController, ChangeRequestsController, ChangeRequestContentController, IntegrationsController, UrlsController, SearchController, AskController, siteController(runtime.config)],
+      controllers: [HealthController, UsersController, OrganizationsController, SpacesController, CollectionsController, PermissionsController, SpaceContentController, GitSyncController, ChangeRequestsController, ChangeRequestContentController, IntegrationsController, UrlsController, SearchController, AskController, CustomHostnamesController, siteController(runtime.config)],
       providers: [
         ContentReader,
         ...commandHandlers,
@@ -71,6 +77,9 @@ export class ApiModule {
         ChangeRequestJobs,
         ...searchProviders,
         PublishedSites,
+        SitePages,
+        CustomHostSites,
+        CustomHostnameReservations,
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: GitBookErrorFilter },
       ],

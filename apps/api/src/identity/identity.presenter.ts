@@ -23,6 +23,7 @@ export function presentOrganization(config: QuireConfig, o: OrganizationRow, rol
     title: o.title,
     createdAt: new Date(o.created_at).toISOString(),
     ...(o.hostname ? { hostname: o.hostname } : {}),
+    ...(o.custom_hostname ? { customHostname: o.custom_hostname } : {}),
     type: 'business' as const,
     emailDomains: [] as string[],
     plan: 'internal' as const,

@@ -9,13 +9,22 @@ import { paginationQuery } from '@quire/platform/http/pagination';
 import { Caller, CurrentCaller } from '../http/auth';
 import { entityId, parseInput } from '../http/validation';
 import { presentMember, presentOrganization } from '../identity/identity.presenter';
+import { customHostnameInput } from '../custom-hostnames/instance-hostnames';
+import { RemoveCustomHostnameCommand } from '../custom-hostnames/remove-custom-hostname/remove-custom-hostname.command';
+import { SetCustomHostnameCommand } from '../custom-hostnames/set-custom-hostname/set-custom-hostname.command';
 import { CreateOrganizationCommand } from './create-organization/create-organization.command';
 import { SetMemberRoleCommand } from './set-member-role/set-member-role.command';
 
 const createOrganizationBody = z.object({
   title: z.string().trim().min(2).max(255),
   hostname: z.string().regex(/^[a-z0-9-]{1,63}$/, 'must match ^[a-z0-9-]{1,63}$').optional(),
+  customHostname: customHostnameInput.optional(),
 });
+/**
+ * Of GitBook's updateOrganizationById body, Quire changes only `customHostname` (its own field:
+ * GitBook sets it elsewhere; null removes it). Other settings are refused rather than ignored.
+ */
+const updateOrganizationBody = z.strictObject({ customHostname: customHostnameInput.nullable().optional() });
 const setMemberRoleBody = z.object({ role: z.enum(ROLES) });
 const listMembersQuery = z.object({ ...paginationQuery, role: z.enum(ROLES).optional() });
 
@@ -32,13 +41,27 @@ export class OrganizationsController {
   @HttpCode(201)
   async create(@Body() body: unknown, @CurrentCaller() caller: Caller, @Res({ passthrough: true }) reply: FastifyReply) {
     const input = parseInput(createOrganizationBody, body);
-    const { organizationId } = await this.commands.execute(new CreateOrganizationCommand(input.title, input.hostname, caller.user.id));
+    const { organizationId } = await this.commands.execute(new CreateOrganizationCommand(input.title, input.hostname, caller.user.id, input.customHostname));
     void reply.header('location', `${this.config.publicUrl}/v1/orgs/${organizationId}`);
     return presentOrganization(this.config, (await this.identity.organization(organizationId))!, 'admin');
   }
 
   @Get(':organizationId')
   async get(@Param('organizationId') organizationId: string, @CurrentCaller() caller: Caller) {
+    const { org, role } = await this.visible(organizationId, caller);
+    return presentOrganization(this.config, org, role);
+  }
+
+  /** GitBook's updateOrganizationById, for `customHostname` only; the organization's admins (the domain checks). */
+  @Patch(':organizationId')
+  async update(@Param('organizationId') organizationId: string, @Body() body: unknown, @CurrentCaller() caller: Caller) {
+    await this.visible(organizationId, caller);
+    const input = parseInput(updateOrganizationBody, body);
+    if (input.customHostname) {
+      await this.commands.execute(new SetCustomHostnameCommand(organizationId, input.customHostname, caller.user.id, caller.instanceAdmin));
+    } else if (input.customHostname === null) {
+      await this.commands.execute(new RemoveCustomHostnameCommand(organizationId, undefined, caller.user.id, caller.instanceAdmin));
+    }
     const { org, role } = await this.visible(organizationId, caller);
     return presentOrganization(this.config, org, role);
   }

@@ -17,11 +17,15 @@ const INDEX_CACHE_SIZE = 32;
 /** No user has this id: access facts read for it are those of an anonymous visitor. */
 const ANONYMOUS = '';
 
+/**
+ * Where a site is asked for: below QUIRE_PUBLISHED_URL under an organization segment (hostname or
+ * id), or at the root of an organization's custom hostname (custom-host-sites.ts).
+ */
+export type SiteAddress = { organization: string } | { customHostname: string };
+
 export interface PublishedSpace {
   space: SpaceAccessRow;
   visibility: 'public' | 'unlisted';
-  /** The organization segment `urls.published` uses (hostname, else id). */
-  organizationSegment: string;
   index: SiteIndex;
   urls: SiteUrls;
   /** Changes with the revision and with every space setting a page shows. */
@@ -32,10 +36,16 @@ export type SiteLookup = { found: PublishedSpace } | { redirect: string } | { mi
 
 /**
  * Which spaces are published and what their sites are made of. A space is served when it is
- * live and `public` or `unlisted`, under the organization segment its `urls.published` uses
- * (the organization id redirects to the hostname when there is one). Everything else, private
- * spaces included, is indistinguishable from a space that does not exist. Share links are not
- * modelled, so no key opens a private space.
+ * live and `public` or `unlisted`, under the organization segment of its organization (the
+ * organization id redirects to the hostname when there is one) and, when its organization has a
+ * custom hostname, also at that host's root. Everything else, private spaces and spaces of other
+ * organizations included, is indistinguishable from a space that does not exist. Share links are
+ * not modelled, so no key opens a private space.
+ *
+ * A site's links are host-relative to the address it was asked at, so each form works on its own
+ * (the path form keeps working when a custom hostname is added, whether or not the operator's
+ * proxy routes it yet); `rel=canonical` is always `urls.published`, the custom hostname's URL
+ * when there is one.
  */
 @Injectable()
 export class PublishedSites {
@@ -51,23 +61,41 @@ export class PublishedSites {
     this.basePath = siteBasePath(config.publishedUrl);
   }
 
-  async lookup(organizationSegment: string, spaceId: string, rest = ''): Promise<SiteLookup> {
+  async lookup(address: SiteAddress, spaceId: string, rest = ''): Promise<SiteLookup> {
     if (!entityId.safeParse(spaceId).success) return { missing: true };
     const space = await this.access.space(spaceId, ANONYMOUS);
     if (!space || space.deleted_at) return { missing: true };
     const visibility = spaceVisibility(space);
     if (visibility !== 'public' && visibility !== 'unlisted') return { missing: true };
-    const canonical = space.organization_hostname ?? space.organization_id;
-    if (organizationSegment !== canonical) {
-      const sameOrganization = organizationSegment === space.organization_id || organizationSegment.toLowerCase() === space.organization_hostname?.toLowerCase();
-      if (!sameOrganization) return { missing: true };
-      return { redirect: `${this.basePath}/${encodeURIComponent(canonical)}/${encodeURIComponent(space.id)}${rest}` };
+    let root: string;
+    if ('customHostname' in address) {
+      if (!space.organization_custom_hostname || address.customHostname !== space.organization_custom_hostname) return { missing: true };
+      root = `/${encodeURIComponent(space.id)}`;
+    } else {
+      const canonical = space.organization_hostname ?? space.organization_id;
+      if (address.organization !== canonical) {
+        const sameOrganization = address.organization === space.organization_id || address.organization.toLowerCase() === space.organization_hostname?.toLowerCase();
+        if (!sameOrganization) return { missing: true };
+        return { redirect: `${this.basePath}/${encodeURIComponent(canonical)}/${encodeURIComponent(space.id)}${rest}` };
+      }
+      root = `${this.basePath}/${encodeURIComponent(canonical)}/${encodeURIComponent(space.id)}`;
     }
     const index = await this.index(space);
-    const urls = new SiteUrls(`${this.basePath}/${encodeURIComponent(canonical)}/${encodeURIComponent(space.id)}`, index.first?.id);
-    const settings = [RENDERER_VERSION, space.title, space.emoji, space.icon, space.language, visibility, canonical, new Date(space.updated_at).toISOString()].join('\u0000');
+    const urls = new SiteUrls(root, index.first?.id);
+    // The links (root) and the canonical URL (custom hostname) are part of every page.
+    const settings = [
+      RENDERER_VERSION,
+      space.title,
+      space.emoji,
+      space.icon,
+      space.language,
+      visibility,
+      root,
+      space.organization_custom_hostname ?? '',
+      new Date(space.updated_at).toISOString(),
+    ].join('\u0000');
     const etag = `"${space.revision}-${createHash('sha1').update(settings).digest('hex').slice(0, 12)}"`;
-    return { found: { space, visibility, organizationSegment: canonical, index, urls, etag } };
+    return { found: { space, visibility, index, urls, etag } };
   }
 
   /** The absolute published URL of a site path (for `rel=canonical`). */

@@ -9,12 +9,13 @@ export const encodePagePath = (path: string) => path.split('/').map(encodeURICom
 
 /**
  * The URLs one space's site shows, host-relative so the site works behind any proxy that keeps
- * paths. They are exactly `urls.published` (`<published base>/<org hostname or id>/<space>`)
- * plus the page path, which is what URL resolution (`GET /v1/urls/content`) parses; the first
- * page lives at the site's root. Files and search sit under `~/`, which no page path uses.
+ * paths. They are exactly the path of a published URL (`<published base>/<org hostname or
+ * id>/<space>`, or `/<space>` on a custom hostname) plus the page path, which is what URL
+ * resolution (`GET /v1/urls/content`) parses; the first page lives at the site's root. Files and
+ * search sit under `~/`, which no page path uses.
  */
 export class SiteUrls {
-  /** `root`: `<base path>/<org segment>/<space id>`. */
+  /** `root`: `<base path>/<org segment>/<space id>`, or `/<space id>` on a custom hostname. */
   constructor(
     readonly root: string,
     private readonly firstPageId: string | undefined,

@@ -1,185 +1,45 @@
 import { Controller, Get, Param, Query, Req, Res, Type } from '@nestjs/common';
-import { createHash } from 'crypto';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { QuireConfig } from '@quire/platform/config/config';
-import { SearchQueries } from '@quire/search';
 import { Public } from '../http/auth';
-import { html } from './html';
-import { renderLayout } from './layout';
-import { PublishedSites, PublishedSpace } from './published-sites';
-import { renderNavigation } from './render-navigation';
-import { renderNotFound, renderStandaloneNotFound } from './render-not-found';
-import { renderPage } from './render-page';
-import { renderSearchPage, siteSearchHits } from './render-search';
-import { firstDocument } from './site-index';
-import { SITE_SCRIPT_HASH } from './site-script';
-import { SITE_STYLE } from './site-style';
-import { encodePagePath, siteBasePath } from './site-urls';
-
-const STYLE_HASH = `sha256-${createHash('sha256').update(SITE_STYLE).digest('base64')}`;
-/** Only the site's own script and stylesheet run; content cannot add either. */
-const PAGE_CSP = `default-src 'none'; img-src 'self' https: http: data:; style-src '${STYLE_HASH}'; script-src '${SITE_SCRIPT_HASH}'; connect-src 'self'; form-action 'self'; base-uri 'none'`;
-/** Files are served as inert documents: an SVG or HTML file cannot run anything on the site's origin. */
-const FILE_CSP = `default-src 'none'; style-src 'unsafe-inline'; sandbox`;
-const INLINE_TYPES = /^(image\/(png|jpeg|gif|webp|avif|bmp|x-icon|vnd\.microsoft\.icon|svg\+xml)|application\/pdf|video\/[\w.+-]+|audio\/[\w.+-]+|text\/plain)$/;
-const MAX_QUERY = 512;
+import { SitePages } from './site-pages';
+import { siteBasePath } from './site-urls';
 
 type Reply = FastifyReply;
 
 /**
- * The published docs sites, under the path of QUIRE_PUBLISHED_URL (`/sites` by default):
- * - `<org>/<space>` the first page, `<org>/<space>/<page path>` every other page;
- * - `<org>/<space>/~/files/<fileId>/<name>` the space's files (images);
- * - `<org>/<space>/~/search?q=` the results page, `~/search.json?query=` results for the script.
- * No token: only public and unlisted spaces answer (PublishedSites), anything else is a 404.
+ * The published docs sites, under the path of QUIRE_PUBLISHED_URL (`/sites` by default), each
+ * below its organization segment: `<org>/<space>[/<page path>]`, `<org>/<space>/~/files/...`,
+ * `<org>/<space>/~/search` (SitePages answers). Sites on custom hostnames: custom-host-sites.ts.
  */
 @Public()
 export class SiteController {
-  constructor(
-    private readonly sites: PublishedSites,
-    private readonly search: SearchQueries,
-  ) {}
+  constructor(private readonly pages: SitePages) {}
 
   @Get(':org/:spaceId')
   root(@Param('org') org: string, @Param('spaceId') spaceId: string, @Req() req: FastifyRequest, @Res() reply: Reply) {
-    return this.page(org, spaceId, '', req, reply);
+    return this.pages.page({ organization: org }, spaceId, '', req, reply);
   }
 
   @Get([':org/:spaceId/~/files/:fileId', ':org/:spaceId/~/files/:fileId/:name'])
-  async file(@Param('org') org: string, @Param('spaceId') spaceId: string, @Param('fileId') fileId: string, @Query('v') version: unknown, @Req() req: FastifyRequest, @Res() reply: Reply) {
-    const site = await this.find(org, spaceId, `/~/files/${encodeURIComponent(fileId)}`, reply);
-    if (!site) return;
-    const file = site.index.filesById.get(fileId);
-    if (!file) return reply.status(404).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send('File not found');
-    const etag = `"${file.blob}"`;
-    // A URL naming the current content (`?v=`) never changes meaning; a bare one is revalidated.
-    const cache = typeof version === 'string' && version.length >= 7 && file.blob.startsWith(version) ? 'public, max-age=31536000, immutable' : 'public, max-age=300';
-    reply.header('etag', etag).header('cache-control', cache).header('content-security-policy', FILE_CSP).header('x-content-type-options', 'nosniff');
-    if (notModified(req, etag)) return reply.status(304).send();
-    const inline = INLINE_TYPES.test(file.contentType);
-    const bytes = await this.sites.readFile(site, file.blob);
-    return reply
-      .status(200)
-      .header('content-type', inline ? file.contentType : 'application/octet-stream')
-      .header('content-disposition', `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(file.name)}`)
-      .send(Buffer.from(bytes));
+  file(@Param('org') org: string, @Param('spaceId') spaceId: string, @Param('fileId') fileId: string, @Query('v') version: unknown, @Req() req: FastifyRequest, @Res() reply: Reply) {
+    return this.pages.file({ organization: org }, spaceId, fileId, version, req, reply);
   }
 
   @Get(':org/:spaceId/~/search')
-  async searchPage(@Param('org') org: string, @Param('spaceId') spaceId: string, @Query('q') q: unknown, @Res() reply: Reply) {
-    const site = await this.find(org, spaceId, '/~/search', reply);
-    if (!site) return;
-    const query = typeof q === 'string' ? q.trim().slice(0, MAX_QUERY) : '';
-    const hits = query ? siteSearchHits(await this.search.searchSpace(site.space.id, query, { limit: 25 }), site.index, site.urls) : [];
-    const page = renderLayout({
-      site: this.siteHeader(site),
-      title: query ? `Search: ${query}` : 'Search',
-      noindex: true,
-      navigation: renderNavigation(site.index, site.urls),
-      main: renderSearchPage(query, hits),
-      searchQuery: query,
-      language: site.space.language,
-    });
-    return sendHtml(reply, 200, page, { 'cache-control': 'no-store' });
+  searchPage(@Param('org') org: string, @Param('spaceId') spaceId: string, @Query('q') q: unknown, @Res() reply: Reply) {
+    return this.pages.searchPage({ organization: org }, spaceId, q, reply);
   }
 
   @Get(':org/:spaceId/~/search.json')
-  async searchJson(@Param('org') org: string, @Param('spaceId') spaceId: string, @Query('query') q: unknown, @Res() reply: Reply) {
-    const site = await this.find(org, spaceId, '/~/search.json', reply, false);
-    if (!site) return;
-    const query = typeof q === 'string' ? q.trim().slice(0, MAX_QUERY) : '';
-    const items = query ? siteSearchHits(await this.search.searchSpace(site.space.id, query, { limit: 10 }), site.index, site.urls) : [];
-    return reply.status(200).header('cache-control', 'no-store').header('x-content-type-options', 'nosniff').type('application/json; charset=utf-8').send({ items });
+  searchJson(@Param('org') org: string, @Param('spaceId') spaceId: string, @Query('query') q: unknown, @Res() reply: Reply) {
+    return this.pages.searchJson({ organization: org }, spaceId, q, reply);
   }
 
   @Get(':org/:spaceId/*')
   pageByPath(@Param('org') org: string, @Param('spaceId') spaceId: string, @Param('*') path: string, @Req() req: FastifyRequest, @Res() reply: Reply) {
-    return this.page(org, spaceId, path, req, reply);
+    return this.pages.page({ organization: org }, spaceId, path, req, reply);
   }
-
-  private async page(org: string, spaceId: string, rawPath: string, req: FastifyRequest, reply: Reply) {
-    const path = rawPath.replace(/^\/+|\/+$/g, '');
-    const site = await this.find(org, spaceId, path ? `/${encodePagePath(path)}` : '', reply);
-    if (!site) return;
-    const node = path === '' ? site.index.first : site.index.byPath.get(path);
-    if (!node) {
-      // A group has no page of its own: it opens on its first document.
-      const group = path ? findGroup(site, path) : undefined;
-      const landing = group && firstDocument(group);
-      if (landing) return reply.status(302).header('location', site.urls.page(landing)).send();
-      return this.notFound(site, reply);
-    }
-    reply.header('etag', site.etag).header('cache-control', 'public, max-age=0, must-revalidate');
-    if (notModified(req, site.etag)) return reply.status(304).send();
-    const document = await this.sites.document(site, node.path);
-    const page = renderLayout({
-      site: this.siteHeader(site),
-      title: node.title,
-      description: node.description,
-      canonicalUrl: this.sites.absoluteUrl(site, node),
-      noindex: site.visibility === 'unlisted',
-      navigation: renderNavigation(site.index, site.urls, node.id),
-      main: renderPage(site.index, site.urls, node, document),
-      language: site.space.language,
-    });
-    return sendHtml(reply, 200, page, site.visibility === 'unlisted' ? { 'x-robots-tag': 'noindex' } : {});
-  }
-
-  /** The published space, or the answer already sent (404, or a redirect to its canonical URL). */
-  private async find(org: string, spaceId: string, rest: string, reply: Reply, asHtml = true): Promise<PublishedSpace | undefined> {
-    const lookup = await this.sites.lookup(org, spaceId, rest);
-    if ('found' in lookup) return lookup.found;
-    if ('redirect' in lookup) {
-      await reply.status(301).header('location', lookup.redirect).send();
-      return undefined;
-    }
-    if (asHtml) await sendHtml(reply, 404, renderStandaloneNotFound(), { 'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'` });
-    else await reply.status(404).type('application/json; charset=utf-8').send({ error: { code: 404, message: 'No published site here' } });
-    return undefined;
-  }
-
-  private notFound(site: PublishedSpace, reply: Reply) {
-    const page = renderLayout({
-      site: this.siteHeader(site),
-      title: 'Page not found',
-      noindex: true,
-      navigation: renderNavigation(site.index, site.urls),
-      main: html`${renderNotFound(site.urls)}`,
-      language: site.space.language,
-    });
-    return sendHtml(reply, 404, page);
-  }
-
-  private siteHeader(site: PublishedSpace) {
-    return { title: site.space.title, emoji: site.space.emoji, urls: site.urls };
-  }
-}
-
-function findGroup(site: PublishedSpace, path: string) {
-  for (const node of site.index.byId.values()) if (node.kind === 'group' && node.path === path) return node;
-  return undefined;
-}
-
-function sendHtml(reply: Reply, status: number, body: string, headers: Record<string, string> = {}) {
-  reply
-    .status(status)
-    .header('content-type', 'text/html; charset=utf-8')
-    .header('content-security-policy', PAGE_CSP)
-    .header('x-content-type-options', 'nosniff')
-    .header('referrer-policy', 'strict-origin-when-cross-origin');
-  if (status !== 200) reply.header('cache-control', 'no-store');
-  for (const [name, value] of Object.entries(headers)) reply.header(name, value);
-  return reply.send(body);
-}
-
-/** If-None-Match holds the entity tag (weak or strong comparison both mean "unchanged" here). */
-function notModified(req: FastifyRequest, etag: string): boolean {
-  const header = req.headers['if-none-match'];
-  if (!header) return false;
-  return header
-    .split(',')
-    .map((t) => t.trim().replace(/^W\//, ''))
-    .some((t) => t === etag || t === '*');
 }
 
 /**

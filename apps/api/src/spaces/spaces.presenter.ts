@@ -13,9 +13,22 @@ export function spaceVisibility(row: Pick<SpaceRow, 'parent' | 'default_level' |
   return row.parent && row.default_level === 'inherit' ? 'in-collection' : 'private';
 }
 
-/** The URL of the space's docs site (and of every published URL below it). */
-export const publishedSpaceUrl = (config: QuireConfig, row: Pick<SpaceRow, 'id' | 'organization_id' | 'organization_hostname'>) =>
-  `${config.publishedUrl}/${row.organization_hostname ?? row.organization_id}/${row.id}`;
+type PublishedUrlFacts = Pick<SpaceRow, 'id' | 'organization_id' | 'organization_hostname' | 'organization_custom_hostname'>;
+
+/**
+ * The URL of the space's docs site (and of every published URL below it):
+ * `<QUIRE_PUBLISHED_URL>/<org hostname or id>/<spaceId>`, or, when the organization has a custom
+ * hostname, `<scheme of QUIRE_PUBLISHED_URL>//<custom hostname>/<spaceId>`: the custom hostname
+ * names the organization, so there is no organization segment, and its sites sit at its root
+ * (apps/api/src/site/custom-host-sites.ts). No port: the operator's proxy serves that host.
+ */
+export const publishedSpaceUrl = (config: QuireConfig, row: PublishedUrlFacts) =>
+  row.organization_custom_hostname
+    ? `${customHostnameOrigin(config, row.organization_custom_hostname)}/${row.id}`
+    : `${config.publishedUrl}/${row.organization_hostname ?? row.organization_id}/${row.id}`;
+
+/** `<scheme of QUIRE_PUBLISHED_URL>//<custom hostname>`. */
+export const customHostnameOrigin = (config: QuireConfig, customHostname: string) => `${new URL(config.publishedUrl).protocol}//${customHostname}`;
 
 /** GitBook's Space, with `permissions` for the caller's `role`. */
 export function presentSpace(config: QuireConfig, row: SpaceRow, role: Role | null) {

@@ -24,6 +24,16 @@ describe('parseContentUrl', () => {
     expect(parse('https://docs.example.com/c/C1/more')).toBeUndefined();
   });
 
+  it("reads URLs on a custom hostname: the host names the organization, the path starts at the id", () => {
+    expect(parse('https://Docs.Acme.com/S1')).toEqual({ customHostname: 'docs.acme.com', id: 'S1', kind: 'either', pagePath: '' });
+    expect(parse('http://docs.acme.com/S1/guides/install/?x=1#h')).toMatchObject({ customHostname: 'docs.acme.com', id: 'S1', pagePath: 'guides/install' });
+    expect(parse('https://docs.acme.com/S1/~/changes/3/a/b?shareKey=k')).toMatchObject({ id: 'S1', kind: 'space', changeRequest: '3', pagePath: 'a/b', shareKey: 'k' });
+    expect(parse('https://docs.acme.com/C1')).toMatchObject({ id: 'C1', kind: 'either' });
+    // Not a custom hostname: no id, a port, too few labels, or one of Quire's own hosts.
+    for (const url of ['https://docs.acme.com/', 'https://docs.acme.com:8443/S1', 'https://acme.com/S1', 'https://docs.example.com/other/S1']) expect(parse(url)).toBeUndefined();
+    expect(() => parse('https://docs.acme.com/S1/%E0%A4%A')).toThrow(/percent-encoding/);
+  });
+
   it('keeps a share key', () => {
     expect(parse('https://docs.example.com/sites/acme/S1?shareKey=k1')).toMatchObject({ shareKey: 'k1' });
   });

@@ -1,16 +1,21 @@
-import { badRequest } from '@quire/domain';
+import { badRequest, isCustomHostname } from '@quire/domain';
 
 /**
  * What a content URL names, before any lookup. Quire's URLs:
  * - published: `<QUIRE_PUBLISHED_URL>/<org hostname or id>/<space or collection id>[/<page path>]`
  *   (as spaces' `urls.published`), with `~/changes/<number or id>[/<page path>]` after the
  *   space id for a change request;
+ * - published on an organization's custom hostname: `<scheme>://<custom hostname>/<space or
+ *   collection id>[/<page path>]`, the same below the id (any host shaped like GitBook's
+ *   SiteHostname, other than Quire's own, may be one: the caller looks it up);
  * - app: `<QUIRE_APP_URL>/s/<spaceId>[...same as above]`, `<QUIRE_APP_URL>/c/<collectionId>`
  *   (as `urls.app`), also under `/o/<organizationId>/`.
  */
 export interface ContentUrlTarget {
   /** The organization segment of a published URL (hostname or id); absent for app URLs. */
   organization?: string;
+  /** The host of a published URL on a custom hostname (lower case); absent otherwise. */
+  customHostname?: string;
   /** A space or a collection id. */
   id: string;
   kind: 'space' | 'collection' | 'either';
@@ -45,13 +50,23 @@ export function parseContentUrl(raw: string, bases: ContentUrlBases): ContentUrl
     return inSpace({ organization, id, kind: 'either', shareKey }, rest);
   }
   let app = segmentsUnder(url, bases.appUrl);
-  if (!app) return undefined;
+  if (!app) return onCustomHostname(url, bases, shareKey);
   if (app[0] === 'o' && app.length >= 4) app = app.slice(2);
   const [kind, id, ...rest] = app;
   if (!id) return undefined;
   if (kind === 's') return inSpace({ id, kind: 'space', shareKey }, rest);
   if (kind === 'c' && rest.length === 0) return { id, kind: 'collection', pagePath: '', shareKey };
   return undefined;
+}
+
+function onCustomHostname(url: URL, bases: ContentUrlBases, shareKey: string | undefined): ContentUrlTarget | undefined {
+  // The WHATWG parser lower-cases hosts. A custom hostname is served on the default port only.
+  const host = url.hostname;
+  if (url.port !== '' || !isCustomHostname(host)) return undefined;
+  if ([bases.publishedUrl, bases.appUrl].some((base) => new URL(base).hostname.toLowerCase() === host)) return undefined;
+  const [id, ...rest] = segmentsUnder(url, url.origin)!;
+  if (!id) return undefined;
+  return inSpace({ customHostname: host, id, kind: 'either', shareKey }, rest);
 }
 
 function inSpace(target: Omit<ContentUrlTarget, 'pagePath'>, rest: string[]): ContentUrlTarget | undefined {

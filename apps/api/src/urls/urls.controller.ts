@@ -23,7 +23,8 @@ const contentByUrlQuery = z.object({ url: z.string().min(1).max(4096) });
 const nothingHere = () => notFound('No content found at this URL');
 
 /**
- * GitBook's getContentByUrl: a published or app URL of Quire to the collection, or the space
+ * GitBook's getContentByUrl: a published URL of Quire (under QUIRE_PUBLISHED_URL or on an
+ * organization's custom hostname) or an app URL to the collection, or the space
  * (with the change request and page it names). Only content the caller can read resolves.
  */
 @Controller('v1/urls')
@@ -42,7 +43,12 @@ export class UrlsController {
     const { url } = parseInput(contentByUrlQuery, query, 'query');
     const target = parseContentUrl(url, this.config);
     if (!target || !entityId.safeParse(target.id).success) throw nothingHere();
-    const organizationId = target.organization !== undefined ? await this.organizationOf(target.organization) : undefined;
+    const organizationId =
+      target.customHostname !== undefined
+        ? await this.organizationAt(target.customHostname)
+        : target.organization !== undefined
+          ? await this.organizationOf(target.organization)
+          : undefined;
 
     if (target.kind !== 'collection') {
       const space = await this.accessQueries.space(target.id, caller.user.id);
@@ -84,6 +90,13 @@ export class UrlsController {
   /** The organization a published URL names, by hostname (as `urls.published` has it) or id. */
   private async organizationOf(segment: string): Promise<string> {
     const org = (await this.identity.organizationByHostname(segment.toLowerCase())) ?? (entityId.safeParse(segment).success ? await this.identity.organization(segment) : undefined);
+    if (!org) throw nothingHere();
+    return org.id;
+  }
+
+  /** The organization whose custom hostname a published URL is on (an unknown host names nothing). */
+  private async organizationAt(customHostname: string): Promise<string> {
+    const org = await this.identity.organizationByCustomHostname(customHostname);
     if (!org) throw nothingHere();
     return org.id;
   }

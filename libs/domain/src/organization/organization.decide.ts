@@ -1,4 +1,4 @@
-import { conflict, notFound, unprocessable } from '../shared/domain-error';
+import { conflict, forbidden, notFound, unprocessable } from '../shared/domain-error';
 import { DecideContext } from '../shared/event';
 import { Role } from '../shared/roles';
 import { OrganizationEvent } from './organization.events';
@@ -9,6 +9,8 @@ export interface CreateOrganization {
   organizationId: string;
   title: string;
   hostname?: string;
+  /** Claimed beforehand at version 0 (custom-hostname.decide.ts). */
+  customHostname?: string;
   creatorId: string;
 }
 
@@ -19,7 +21,27 @@ export interface SetOrganizationMemberRole {
   role: Role;
 }
 
-export type OrganizationCommand = CreateOrganization | SetOrganizationMemberRole;
+/** Who changes an organization's custom hostname: its admins, and the instance administrator. */
+interface CustomHostnameActor {
+  actorId: string;
+  actorIsInstanceAdmin?: boolean;
+}
+
+/** Its hostname must have been claimed at the state's version first (custom-hostname.decide.ts). */
+export interface SetOrganizationCustomHostname extends CustomHostnameActor {
+  type: 'SetOrganizationCustomHostname';
+  organizationId: string;
+  hostname: string;
+}
+
+/** Removes the custom hostname; with `hostname`, only when it is that one. */
+export interface RemoveOrganizationCustomHostname extends CustomHostnameActor {
+  type: 'RemoveOrganizationCustomHostname';
+  organizationId: string;
+  hostname?: string;
+}
+
+export type OrganizationCommand = CreateOrganization | SetOrganizationMemberRole | SetOrganizationCustomHostname | RemoveOrganizationCustomHostname;
 
 export function decideOrganization(command: OrganizationCommand, state: OrganizationState, ctx: DecideContext): OrganizationEvent[] {
   const at = ctx.now.toISOString();
@@ -33,6 +55,9 @@ export function decideOrganization(command: OrganizationCommand, state: Organiza
         },
         // The creator administers what they create.
         { type: 'OrganizationMemberRoleSet', data: { organizationId: command.organizationId, userId: command.creatorId, role: 'admin', at } },
+        ...(command.customHostname
+          ? [{ type: 'OrganizationCustomHostnameSet' as const, data: { organizationId: command.organizationId, hostname: command.customHostname, at } }]
+          : []),
       ];
     case 'SetOrganizationMemberRole': {
       if (!state.exists) throw notFound('Organization not found');
@@ -43,5 +68,25 @@ export function decideOrganization(command: OrganizationCommand, state: Organiza
       }
       return [{ type: 'OrganizationMemberRoleSet', data: { organizationId: command.organizationId, userId: command.userId, role: command.role, at } }];
     }
+    case 'SetOrganizationCustomHostname':
+      mayChangeCustomHostname(command, state);
+      if (state.customHostname === command.hostname) return [];
+      return [
+        {
+          type: 'OrganizationCustomHostnameSet',
+          data: { organizationId: command.organizationId, hostname: command.hostname, ...(state.customHostname ? { previous: state.customHostname } : {}), at },
+        },
+      ];
+    case 'RemoveOrganizationCustomHostname':
+      mayChangeCustomHostname(command, state);
+      if (!state.customHostname || (command.hostname !== undefined && command.hostname !== state.customHostname)) return [];
+      return [{ type: 'OrganizationCustomHostnameRemoved', data: { organizationId: command.organizationId, hostname: state.customHostname, at } }];
+  }
+}
+
+function mayChangeCustomHostname(actor: CustomHostnameActor, state: OrganizationState): void {
+  if (!state.exists) throw notFound('Organization not found');
+  if (!actor.actorIsInstanceAdmin && state.members[actor.actorId] !== 'admin') {
+    throw forbidden("Only the organization's admins can change its custom hostname");
   }
 }

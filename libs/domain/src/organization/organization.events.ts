@@ -10,9 +10,20 @@ export type OrganizationMemberRoleSet = DomainEvent<
   { organizationId: string; userId: string; role: Role; at: string }
 >;
 export type OrganizationMemberRemoved = DomainEvent<'OrganizationMemberRemoved', { organizationId: string; userId: string; at: string }>;
+/** `previous`: the custom hostname it replaces, released after this event (custom-hostname.decide.ts). */
+export type OrganizationCustomHostnameSet = DomainEvent<
+  'OrganizationCustomHostnameSet',
+  { organizationId: string; hostname: string; previous?: string; at: string }
+>;
+export type OrganizationCustomHostnameRemoved = DomainEvent<'OrganizationCustomHostnameRemoved', { organizationId: string; hostname: string; at: string }>;
 export type HostnameReserved = DomainEvent<'HostnameReserved', { hostname: string; organizationId: string }>;
 
-export type OrganizationEvent = OrganizationCreated | OrganizationMemberRoleSet | OrganizationMemberRemoved;
+export type OrganizationEvent =
+  | OrganizationCreated
+  | OrganizationMemberRoleSet
+  | OrganizationMemberRemoved
+  | OrganizationCustomHostnameSet
+  | OrganizationCustomHostnameRemoved;
 
 export const organizationStream = (organizationId: string) => `org-${organizationId}`;
 export const hostnameStream = (hostname: string) => `org-hostname-${hostname}`;

@@ -6,22 +6,35 @@ export interface OrganizationState {
   exists: boolean;
   organizationId?: string;
   members: Record<string, Role>;
+  customHostname?: string;
+  /** Events in the stream: a custom hostname claim names the version its append will expect. */
+  version: number;
 }
 
 export const organizationAggregate: Aggregate<OrganizationState, OrganizationEvent> = {
-  initialState: () => ({ exists: false, members: {} }),
+  initialState: () => ({ exists: false, members: {}, version: 0 }),
   evolve(state, event) {
-    switch (event.type) {
-      case 'OrganizationCreated':
-        return { ...state, exists: true, organizationId: event.data.organizationId };
-      case 'OrganizationMemberRoleSet':
-        return { ...state, members: { ...state.members, [event.data.userId]: event.data.role } };
-      case 'OrganizationMemberRemoved': {
-        const { [event.data.userId]: _removed, ...members } = state.members;
-        return { ...state, members };
-      }
-      default:
-        return state;
-    }
+    return { ...apply(state, event), version: state.version + 1 };
   },
 };
+
+function apply(state: OrganizationState, event: OrganizationEvent): OrganizationState {
+  switch (event.type) {
+    case 'OrganizationCreated':
+      return { ...state, exists: true, organizationId: event.data.organizationId };
+    case 'OrganizationMemberRoleSet':
+      return { ...state, members: { ...state.members, [event.data.userId]: event.data.role } };
+    case 'OrganizationMemberRemoved': {
+      const { [event.data.userId]: _removed, ...members } = state.members;
+      return { ...state, members };
+    }
+    case 'OrganizationCustomHostnameSet':
+      return { ...state, customHostname: event.data.hostname };
+    case 'OrganizationCustomHostnameRemoved': {
+      const { customHostname: _removed, ...rest } = state;
+      return rest;
+    }
+    default:
+      return state;
+  }
+}

@@ -1,11 +1,20 @@
 import { Projection } from '@quire/projections/projection';
 
-/** Users, their access tokens (hashes only), organizations and memberships. */
+/** Users, their access tokens (hashes only), organizations (with their custom hostname) and memberships. */
 export const identityProjection: Projection = {
   name: 'identity',
-  version: 1,
+  // 2: organizations' custom_hostname.
+  version: 2,
   tables: ['rm_users', 'rm_access_tokens', 'rm_organizations', 'rm_organization_members'],
-  handles: ['UserCreated', 'AccessTokenCreated', 'OrganizationCreated', 'OrganizationMemberRoleSet', 'OrganizationMemberRemoved'],
+  handles: [
+    'UserCreated',
+    'AccessTokenCreated',
+    'OrganizationCreated',
+    'OrganizationMemberRoleSet',
+    'OrganizationMemberRemoved',
+    'OrganizationCustomHostnameSet',
+    'OrganizationCustomHostnameRemoved',
+  ],
   schema: (t) => `
     CREATE TABLE ${t('rm_users')} (
       id text PRIMARY KEY, display_name text NOT NULL, email text NOT NULL, photo_url text,
@@ -14,7 +23,8 @@ export const identityProjection: Projection = {
     CREATE TABLE ${t('rm_access_tokens')} (
       id text PRIMARY KEY, user_id text NOT NULL, token_hash text NOT NULL UNIQUE, label text, created_at timestamptz NOT NULL);
     CREATE TABLE ${t('rm_organizations')} (
-      id text PRIMARY KEY, title text NOT NULL, hostname text UNIQUE, created_by text NOT NULL, created_at timestamptz NOT NULL);
+      id text PRIMARY KEY, title text NOT NULL, hostname text UNIQUE, created_by text NOT NULL, created_at timestamptz NOT NULL,
+      custom_hostname text UNIQUE);
     CREATE TABLE ${t('rm_organization_members')} (
       organization_id text NOT NULL, user_id text NOT NULL, role text NOT NULL, joined_at timestamptz NOT NULL,
       PRIMARY KEY (organization_id, user_id));
@@ -51,6 +61,14 @@ export const identityProjection: Projection = {
         break;
       case 'OrganizationMemberRemoved':
         await tx.query(`DELETE FROM ${t('rm_organization_members')} WHERE organization_id = $1 AND user_id = $2`, [d.organizationId, d.userId]);
+        break;
+      // Unique in event order: an organization leaves a hostname before another one claims it
+      // (libs/domain/src/custom-hostname/custom-hostname.decide.ts).
+      case 'OrganizationCustomHostnameSet':
+        await tx.query(`UPDATE ${t('rm_organizations')} SET custom_hostname = $2 WHERE id = $1`, [d.organizationId, d.hostname]);
+        break;
+      case 'OrganizationCustomHostnameRemoved':
+        await tx.query(`UPDATE ${t('rm_organizations')} SET custom_hostname = NULL WHERE id = $1 AND custom_hostname = $2`, [d.organizationId, d.hostname]);
         break;
     }
   },

@@ -14,6 +14,8 @@ export interface OrganizationRow {
   id: string;
   title: string;
   hostname: string | null;
+  /** Where the organization's sites are also served (GitBook's `customHostname`). */
+  custom_hostname: string | null;
   created_by: string;
   created_at: Date;
 }
@@ -50,6 +52,10 @@ export class IdentityQueries {
 
   async organizationByHostname(hostname: string): Promise<OrganizationRow | undefined> {
     return (await this.db.query<OrganizationRow>(`SELECT * FROM rm_organizations WHERE hostname = $1`, [hostname])).rows[0];
+  }
+
+  async organizationByCustomHostname(customHostname: string): Promise<OrganizationRow | undefined> {
+    return (await this.db.query<OrganizationRow>(`SELECT * FROM rm_organizations WHERE custom_hostname = $1`, [customHostname])).rows[0];
   }
 
   async memberRole(organizationId: string, userId: string): Promise<Role | undefined> {

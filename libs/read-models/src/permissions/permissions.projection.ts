@@ -12,7 +12,8 @@ import { ACCESS_FUNCTIONS } from './access.functions';
  */
 export const permissionsProjection: Projection = {
   name: 'permissions',
-  version: 1,
+  // 2: quire_space_access returns the organization's custom hostname.
+  version: 2,
   tables: ['rm_access_nodes', 'rm_permission_grants'],
   handles: [
     'SpaceCreated',

@@ -29,7 +29,7 @@ export class AccessQueries {
 
   /** A space (deleted or not) and the facts of `userId`'s access to it, in one call (see access.functions.ts). */
   async space(spaceId: string, userId: string): Promise<SpaceAccessRow | undefined> {
-    const r = await this.db.query<{ space: any } & AccessFactsRow & { organization_hostname: string | null }>(
+    const r = await this.db.query<{ space: any } & AccessFactsRow & Pick<SpaceRow, 'organization_hostname' | 'organization_custom_hostname'>>(
       `SELECT * FROM quire_space_access($1, $2)`,
       [spaceId, userId],
     );

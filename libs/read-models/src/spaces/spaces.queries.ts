@@ -31,8 +31,9 @@ export interface SpaceRow {
   created_at: Date;
   updated_at: Date;
   deleted_at: Date | null;
-  /** The owning organization's hostname, for published URLs. */
+  /** The owning organization's hostname and custom hostname, for published URLs. */
   organization_hostname: string | null;
+  organization_custom_hostname: string | null;
 }
 
 /** A space with the role of the user the list was made for. */
@@ -63,7 +64,7 @@ export class SpaceQueries {
     const after = decodeCursor(opts.page, 2) as [string, string] | undefined;
     // One statement: rows walk the (scope, created_at, id) index and stop at the limit.
     const r = await this.db.query<SpaceRow & { role_rank: number }>(
-      `SELECT s.*, o.hostname AS organization_hostname, r.rank AS role_rank
+      `SELECT s.*, o.hostname AS organization_hostname, o.custom_hostname AS organization_custom_hostname, r.rank AS role_rank
          FROM rm_spaces s
          JOIN rm_access_nodes n ON n.id = s.id
          JOIN rm_organizations o ON o.id = s.organization_id

@@ -5,6 +5,8 @@ export class CreateOrganizationCommand extends Command<{ organizationId: string 
     readonly title: string,
     readonly hostname: string | undefined,
     readonly creatorId: string,
+    /** Valid and in lower case (customHostnameInput). */
+    readonly customHostname?: string,
   ) {
     super();
   }
