@@ -122,9 +122,14 @@ export class PublishedSites {
       this.indexes.set(key, cached);
       return cached;
     }
-    const revision = await this.content.revision(space.id, space.revision);
+    // The spaces read model can name a revision a moment before the content projection has it:
+    // give it that moment, then show the revision empty (but do not remember it so).
+    let revision = await this.content.revision(space.id, space.revision);
+    for (let wait = 5; !revision && wait <= 640; wait *= 2) {
+      await new Promise((r) => setTimeout(r, wait));
+      revision = await this.content.revision(space.id, space.revision);
+    }
     const index = buildSiteIndex(space.revision, revision?.pages ?? [], revision?.files ?? []);
-    // A revision the content projection has not reached yet is shown empty, but not remembered so.
     if (!revision) return index;
     this.indexes.set(key, index);
     if (this.indexes.size > INDEX_CACHE_SIZE) this.indexes.delete(this.indexes.keys().next().value!);
