@@ -4,6 +4,7 @@
  */
 const BENCHES: Record<string, () => Promise<{ run(): Promise<unknown> }>> = {
   'event-store': () => import('./event-store'),
+  'content-store': () => import('./content-store'),
   'markdown-parse': () => import('./markdown-parse'),
   'get-space': () => import('./get-space'),
   'import-pipeline': () => import('./import-pipeline'),

@@ -78,6 +78,46 @@ describe('identity and organizations (e2e, official client)', () => {
     expect(new Set([...list.items, ...rest.items].map((m) => m.id))).toEqual(new Set([owner.id, member.id]));
   });
 
+  it('GET /v1/users/{userId} is the public profile: no email, even for the user themself or the instance admin', async () => {
+    const alice = await q.createUser('Alice Public');
+    const bob = await q.createUser('Bob Public');
+    for (const token of [bob.token, alice.token, ADMIN_TOKEN]) {
+      const r = await q.http('GET', `/v1/users/${alice.id}`, { token });
+      expect(r.status).toBe(200);
+      expect(r.body).toEqual({ object: 'user', id: alice.id, displayName: 'Alice Public', urls: { location: `${q.config.publicUrl}/v1/users/${alice.id}` } });
+    }
+    const me = await q.http('GET', '/v1/user', { token: alice.token });
+    expect(me.body.email).toMatch(/@example\.com$/);
+  });
+
+  it('makes a member a guest with role null: grants kept, organization role gone, the last admin kept', async () => {
+    const owner = await q.createUser('Guest Owner');
+    const member = await q.createUser('Soon Guest');
+    const orgId = (await q.http('POST', '/v1/orgs', { token: owner.token, body: { title: 'Guests' } })).body.id;
+    await q.http('PATCH', `/v1/orgs/${orgId}/members/${member.id}`, { token: owner.token, body: { role: 'edit' } });
+    const space = await q.http('POST', `/v1/orgs/${orgId}/spaces`, { token: owner.token, body: { title: 'Granted' } });
+    const other = await q.http('POST', `/v1/orgs/${orgId}/spaces`, { token: owner.token, body: { title: 'Not granted' } });
+    await q.http('POST', `/v1/spaces/${space.body.id}/permissions`, { token: owner.token, body: { role: 'comment', users: [member.id] } });
+    expect((await q.http('GET', `/v1/spaces/${other.body.id}`, { token: member.token })).status).toBe(200);
+
+    const guest = await q.http('PATCH', `/v1/orgs/${orgId}/members/${member.id}`, { token: owner.token, body: { role: null } });
+    expect(guest.status).toBe(200);
+    expect(guest.body).toMatchObject({ object: 'member', id: member.id, role: null, user: { id: member.id } });
+    expect((await q.http('GET', `/v1/orgs/${orgId}`, { token: member.token })).status).toBe(404);
+    expect((await q.http('GET', `/v1/spaces/${other.body.id}`, { token: member.token })).status).toBe(404);
+    const granted = await q.http('GET', `/v1/spaces/${space.body.id}`, { token: member.token });
+    expect([granted.status, granted.body.permissions?.comment, granted.body.permissions?.edit]).toEqual([200, true, false]);
+    const members = await q.http('GET', `/v1/orgs/${orgId}/members`, { token: owner.token });
+    expect(members.body.items.map((m: any) => m.id)).toEqual([owner.id]);
+    // Again: nothing to change, still a guest.
+    expect((await q.http('PATCH', `/v1/orgs/${orgId}/members/${member.id}`, { token: owner.token, body: { role: null } })).body.role).toBeNull();
+
+    const last = await q.http('PATCH', `/v1/orgs/${orgId}/members/${owner.id}`, { token: owner.token, body: { role: null } });
+    expect(last.status).toBe(422);
+    expect((await q.http('GET', `/v1/orgs/${orgId}`, { token: owner.token })).body.permissions.admin).toBe(true);
+    expect((await q.http('PATCH', `/v1/orgs/${orgId}/members/${member.id}`, { token: owner.token, body: { role: 'nope' } })).status).toBe(400);
+  });
+
   it('validates hostnames and keeps them unique', async () => {
     const u = await q.createUser('Host');
     const hostname = `h-${Date.now()}`;

@@ -1,7 +1,88 @@
 import { replay } from '../../apps/cli/src/replay/replay.command';
 import { startTestQuire, TestQuire } from '../support/quire-app';
 
+type User = Awaited<ReturnType<TestQuire['createUser']>>;
+
+/** Git imports need a repository served over HTTP: the git-import e2e covers their read model. */
+const OPTIONAL_TABLES = new Set<string>(['rm_git_imports']);
+
+const PNG_1x1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
+/**
+ * Content for every other read model, through the HTTP API: nested collections with levels and
+ * grants, spaces in them with settings and grants, change requests with content batches (pages
+ * inserted, edited, deleted), merged, edited again after an update, archived; an integration.
+ */
+async function seedContent(q: TestQuire, users: User[], orgId: string): Promise<void> {
+  const [owner, a, b] = users;
+  // users[1..4] are members of org 0 (they joined it above as readers); give some more rights.
+  const ok = async (res: Promise<{ status: number; body: any }>, status: number) => {
+    const r = await res;
+    expect({ status: r.status, body: r.body }).toMatchObject({ status });
+    return r.body;
+  };
+  const call = (method: string, path: string, body?: unknown, token = owner.token) => q.http(method as any, path, { token, body });
+  await ok(call('PATCH', `/v1/orgs/${orgId}/members/${a.id}`, { role: 'edit' }), 200);
+
+  const top = await ok(call('POST', `/v1/orgs/${orgId}/collections`, { title: 'Top' }), 201);
+  const inner = await ok(call('POST', `/v1/orgs/${orgId}/collections`, { title: 'Inner', parent: top.id }), 201);
+  await ok(call('PATCH', `/v1/collections/${top.id}`, { description: 'Everything', defaultLevel: 'read' }), 200);
+  await ok(call('POST', `/v1/collections/${inner.id}/permissions`, { role: 'review', users: [b.id] }), 204);
+
+  const handbook = await ok(call('POST', `/v1/orgs/${orgId}/spaces`, { title: 'Handbook', parent: inner.id }), 201);
+  const notes = await ok(call('POST', `/v1/orgs/${orgId}/spaces`, { title: 'Notes' }), 201);
+  await ok(call('PATCH', `/v1/spaces/${handbook.id}`, { title: 'Handbook 2', defaultLevel: 'comment' }), 200);
+  await ok(call('PATCH', `/v1/spaces/${notes.id}/permissions/users/${b.id}`, { role: 'edit' }), 204);
+  await ok(call('PATCH', `/v1/collections/${inner.id}`, { defaultLevel: 'edit' }), 200);
+
+  const content = (space: string, cr: string, changes: unknown[]) => ok(call('POST', `/v1/spaces/${space}/change-requests/${cr}/content`, { changes }), 200);
+  const crPath = (space: string, cr?: string) => `/v1/spaces/${space}/change-requests${cr ? `/${cr}` : ''}`;
+
+  // First change request: pages in, merged into the live space.
+  const first = await ok(call('POST', crPath(handbook.id), { subject: 'Seed pages' }), 201);
+  await content(handbook.id, first.id, [
+    { operation: 'insert_page', title: 'Guide', document: { markdown: '# Guide\n\nStart here.\n\n## Install\n\nRun the installer.\n' } },
+    { operation: 'insert_page', title: 'FAQ', document: { markdown: '# FAQ\n\nQuestions and answers.\n' } },
+  ]);
+  await ok(call('PATCH', crPath(handbook.id, first.id), { status: 'open', subject: 'Seed the handbook' }), 200);
+  expect((await ok(call('POST', `${crPath(handbook.id, first.id)}/merge`), 200)).result).toBe('merge');
+
+  // Two more from the merged state: one merged after the other moved the space (update first).
+  const second = await ok(call('POST', crPath(handbook.id), { subject: 'Edit the guide' }), 201);
+  const third = await ok(call('POST', crPath(handbook.id), { subject: 'Add a page' }), 201);
+  const revision = (await ok(call('GET', `/v1/spaces/${handbook.id}/content`), 200)) as { pages: Array<{ id: string; title: string }> };
+  const guide = revision.pages.find((page) => page.title === 'Guide')!;
+  const faq = revision.pages.find((page) => page.title === 'FAQ')!;
+  await content(handbook.id, third.id, [
+    { operation: 'insert_page', title: 'Changelog', document: { markdown: '# Changelog\n\n- 1.0: first\n' } },
+    { operation: 'delete_page', page: faq.id },
+  ]);
+  expect((await ok(call('POST', `${crPath(handbook.id, third.id)}/merge`), 200)).result).toBe('merge');
+  await content(handbook.id, second.id, [{ operation: 'update_page', page: guide.id, document: { markdown: '# Guide\n\nStart here, then read on.\n' } }]);
+  await ok(call('POST', `${crPath(handbook.id, second.id)}/update`), 200);
+  await ok(call('PATCH', crPath(handbook.id, second.id), { status: 'open' }), 200);
+
+  // One archived, on the other space.
+  const stale = await ok(call('POST', crPath(notes.id), { subject: 'Abandoned' }), 201);
+  await content(notes.id, stale.id, [{ operation: 'insert_page', title: 'Draft', document: { markdown: '# Draft\n\nNot yet.\n' } }]);
+  await ok(call('PATCH', crPath(notes.id, stale.id), { status: 'archived' }), 200);
+
+  await ok(
+    call('POST', `/v1/integrations/replay-tools-${Date.now().toString(36)}`, {
+      title: 'Replay Tools', description: 'Rebuilt like the rest', script: 'export default createIntegration({});', scopes: ['space:content:read'],
+      organization: orgId, icon: PNG_1x1, previewImages: [PNG_1x1],
+    }),
+    200,
+  );
+}
+
+/** Rows of every read model, once every projection has taken in every event so far. */
 async function snapshot(q: TestQuire): Promise<Record<string, unknown[]>> {
+  const deadline = Date.now() + 30_000;
+  while ((await q.started.runtime.projector.lag()).behind > 0) {
+    if (Date.now() > deadline) throw new Error('projections still behind after 30 s');
+    await new Promise((r) => setTimeout(r, 100));
+  }
   const out: Record<string, unknown[]> = {};
   for (const p of q.started.runtime.projector.projections) {
     for (const table of p.tables) {
@@ -42,9 +123,18 @@ describe('replay (e2e)', () => {
     await setHost(3, 'docs.replay-3.example.com');
     await setHost(3, null);
 
+    await seedContent(q, users, orgIds[0]);
+
     const before = await snapshot(q);
     expect(before.rm_users.length).toBeGreaterThan(5);
     expect(before.rm_organizations.filter((row) => JSON.parse(row as string).custom_hostname !== null)).toHaveLength(3);
+    // Every read model has rows to compare, not empty with empty.
+    const empty = Object.keys(before).filter((table) => before[table].length === 0 && !OPTIONAL_TABLES.has(table));
+    expect(empty).toEqual([]);
+    const rows = (table: string) => before[table].map((r) => JSON.parse(r as string));
+    expect(rows('rm_change_requests').map((r) => r.status).sort()).toEqual(['archived', 'merged', 'merged', 'open']);
+    expect(rows('rm_collections').some((r) => r.depth === 2)).toBe(true);
+    expect(rows('rm_access_nodes').some((r) => r.kind === 'space' && r.chain.length === 3)).toBe(true);
 
     const chunks: string[] = [];
     const out = { write: (s: string) => chunks.push(s) } as any;

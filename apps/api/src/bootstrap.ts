@@ -4,6 +4,8 @@ import { NestFactory } from '@nestjs/core';
 import { CommandBus } from '@nestjs/cqrs';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomUUID } from 'crypto';
+import rateLimit from '@fastify/rate-limit';
+import { frameworkErrors, jsonBodyParser, rateLimitOptions } from '@quire/platform/http/fastify-plumbing';
 import { QuireConfig } from '@quire/platform/config/config';
 import { PinoNestLogger } from '@quire/platform/logging/logger';
 import { Runtime, RuntimeOptions } from '@quire/infrastructure/runtime';
@@ -11,6 +13,8 @@ import { IdentityQueries } from '@quire/read-models/identity/identity.queries';
 import { ApiModule } from './app.module';
 import { INSTANCE_ADMIN_ID } from './http/auth';
 import { CreateUserCommand } from './identity/create-user/create-user.command';
+
+const BODY_LIMIT = 10 * 1024 * 1024;
 
 export interface StartedApi {
   app: NestFastifyApplication;
@@ -26,27 +30,47 @@ export async function startApi(
 ): Promise<StartedApi> {
   const runtime = await Runtime.start(config, opts);
   const adapter = new FastifyAdapter({
-    bodyLimit: 10 * 1024 * 1024,
+    bodyLimit: BODY_LIMIT,
     genReqId: (req: { headers: Record<string, unknown> }) => (req.headers['x-request-id'] as string) || randomUUID(),
     requestIdHeader: false,
+    // Requests that arrive while closing get GitBook's error body from the onRequest hook below.
+    return503OnClosing: false,
     // The official client does not encode slashes in page paths; they are one parameter.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2000 },
+    frameworkErrors,
   } as any);
   const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRuntime(runtime, opts.extraModules?.(runtime) ?? []), adapter, {
     logger: new PinoNestLogger(runtime.logger),
     bufferLogs: false,
   });
   const fastify = app.getHttpAdapter().getInstance();
+  // Set by close(): from then on every request (readiness included) is refused with 503, so a
+  // load balancer stops sending traffic while in-flight requests finish.
+  let shuttingDown = false;
   fastify.addHook('onResponse', (req, reply, done) => {
     runtime.logger.info({ reqId: req.id, method: req.method, url: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
     done();
   });
   fastify.addHook('onSend', (req, reply, payload, done) => {
     void reply.header('x-request-id', req.id);
+    // A request that was in flight when shutdown began: its keep-alive socket would hold the
+    // server open (server.close() only reaps connections idle at the time it is called).
+    if (shuttingDown) void reply.header('connection', 'close');
     done(null, payload);
   });
+  fastify.addHook('onRequest', (req, reply, done) => {
+    if (!shuttingDown) return done();
+    void reply
+      .code(503)
+      .header('connection', 'close')
+      .header('retry-after', '1')
+      .send({ error: { code: 503, message: 'This Quire process is shutting down; retry the request (another instance will take it).' } });
+  });
+  // Before init, so Nest keeps this parser instead of registering its own.
+  app.useBodyParser('application/json', { bodyLimit: BODY_LIMIT }, jsonBodyParser(fastify));
+  if (config.rateLimitPerMinute > 0) await app.register(rateLimit as any, rateLimitOptions(config.rateLimitPerMinute));
   app.useGlobalFilters();
-  app.enableShutdownHooks();
+  // No enableShutdownHooks(): runProcess owns SIGTERM/SIGINT and calls close() below, once.
   await app.init();
   await ensureInstanceAdmin(app, runtime);
   await app.listen(config.port, config.host);
@@ -58,9 +82,22 @@ export async function startApi(
     app,
     runtime,
     url,
+    /**
+     * The order matters: refuse new requests (readiness 503), stop accepting connections and let
+     * in-flight requests finish (their commands still need the projector), then close the job
+     * workers (Nest destroy hooks: active jobs finish or go back to the queue), then the
+     * projector, the event store and the database. Nest's own close() would wait for the
+     * workers before it closes the HTTP server.
+     */
     close: async () => {
+      shuttingDown = true;
+      const log = runtime.logger.child({ component: 'shutdown' });
+      await app.getHttpAdapter().close();
+      log.info('HTTP server closed (in-flight requests finished)');
       await app.close();
+      log.info('job workers closed');
       await runtime.stop();
+      log.info('projector and database closed');
     },
   };
 }

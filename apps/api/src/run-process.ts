@@ -1,6 +1,9 @@
 import { ConfigError } from '@quire/platform/config/config';
 import { StartupError } from '@quire/infrastructure/runtime';
 
+/** docker-compose's stop_grace_period (45 s) is longer, so this, not SIGKILL, ends a stuck drain. */
+const FORCED_EXIT_MS = 30_000;
+
 /**
  * Starts a process and owns its lifecycle: a configuration or connection problem is one clear
  * line and a non-zero exit; SIGTERM/SIGINT close everything (in-flight jobs finish or return
@@ -21,7 +24,10 @@ export async function runProcess(name: string, start: () => Promise<{ close(): P
     if (stopping) return;
     stopping = true;
     process.stderr.write(`quire ${name}: ${signal} received, shutting down\n`);
-    const force = setTimeout(() => process.exit(1), 30_000);
+    const force = setTimeout(() => {
+      process.stderr.write(`quire ${name}: shutdown took longer than ${FORCED_EXIT_MS / 1000} s; exiting (active jobs return to the queue)\n`);
+      process.exit(1);
+    }, FORCED_EXIT_MS);
     force.unref();
     try {
       await started.close();

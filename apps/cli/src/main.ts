@@ -10,7 +10,8 @@ Commands:
   replay [projection...]   Rebuild read models (all, or the named ones) from the events
   projections              Show each projection's version, checkpoint and health
   jobs                     List every queue's counts, recent and failed jobs
-  jobs retry <id>          Run a job again from the event that requested it (a job id, or a git import id)
+  jobs retry <id>          Run a job again from the event that requested it (a job id, a git import id,
+                           or a change request id: its pending merge/update gets its job back)
 `;
 
 async function main(argv: string[]): Promise<number> {

@@ -2,6 +2,7 @@ import Redis from 'ioredis';
 import { Db } from '@quire/platform/db/db';
 import { withTimeout } from '@quire/platform/timeout';
 import { openDb } from '@quire/platform/db/open-db';
+import { DataDirInUseError } from '@quire/platform/db/pglite-lock';
 import { QuireConfig } from '@quire/platform/config/config';
 import { createLogger, Logger } from '@quire/platform/logging/logger';
 import { EventStore } from '@quire/event-store/event-store.port';
@@ -38,7 +39,10 @@ export class Runtime {
   static async start(config: QuireConfig, opts: RuntimeOptions, logger = createLogger({ level: config.logLevel, pretty: config.logPretty })): Promise<Runtime> {
     let redis: Redis | undefined;
     if (opts.redis) redis = await connectRedis(config.redisUrl, logger);
-    const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 24 });
+    const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 24 }).catch(async (err) => {
+      await redis?.quit().catch(() => undefined);
+      throw err instanceof DataDirInUseError ? new StartupError(err.message) : err;
+    });
     try {
       await db.query('SELECT 1');
     } catch (err: any) {

@@ -3,3 +3,4 @@ export * from './projection-registry';
 export * from './projector';
 export * from './rebuild';
 export * from './command-executor';
+export * from './write-batching';

@@ -17,6 +17,11 @@ export interface Projection {
   /** Event types this projection reads; others only move its checkpoint. */
   readonly handles: readonly string[];
   apply(event: RecordedEvent, tx: Queryable, t: TableNamer): Promise<void>;
+  /**
+   * True when `apply` never looks at what its INSERT/UPDATE/DELETE statements return (rows,
+   * rowCount): a rebuild may then send them in coalesced multi-statement round trips.
+   */
+  readonly writeResultsUnused?: boolean;
 }
 
 export const liveTables: TableNamer = (table) => table;

@@ -3,6 +3,7 @@ import { SqlEventStore } from '@quire/event-store/sql/sql-event-store';
 import { createTestDatabase, TestDatabase } from '@quire/test-support/databases';
 import { Projection } from './projection';
 import { Projector, ProjectionFailedError } from './projector';
+import { rebuildProjection } from './rebuild';
 
 const counter = (version = 1, failOn?: string): Projection => ({
   name: 'counter',
@@ -47,7 +48,7 @@ describe('Projector', () => {
     await projector.stop();
   });
 
-  it('runs each projection in one process only, and another takes over when it stops', async () => {
+  it('runs each projection in one process only, and every process sees its checkpoint move', async () => {
     const a = started(new Projector(db, store, [counter()]));
     const b = started(new Projector(db, store, [counter()]));
     for (const p of [a, b]) {
@@ -63,6 +64,59 @@ describe('Projector', () => {
     expect(await count('s2')).toBe(1);
     await a.stop();
     await b.stop();
+  });
+
+  it('a standby takes over a stopped runner and applies every event exactly once', async () => {
+    const a = started(new Projector(db, store, [counter()], undefined, { lockIntervalMs: 200 }));
+    await a.prepare();
+    await a.startObserving();
+    await a.startRunning();
+    const b = started(new Projector(db, store, [counter()], undefined, { lockIntervalMs: 200 }));
+    await b.prepare();
+    await b.startObserving();
+    await b.startRunning();
+    expect((await a.status())[0].runningHere).toBe(true);
+    expect((await b.status())[0].runningHere).toBe(false);
+    const first = await store.append('s5', [{ type: 'Counted', data: {} }, { type: 'Counted', data: {} }], 'no_stream');
+    await b.waitFor(first.position, ['Counted'], 5000);
+    // Give the standby time to read (and, before the fix, drop) what A applied.
+    await new Promise((r) => setTimeout(r, 300));
+
+    await a.stop();
+    let version = 2;
+    for (let i = 0; i < 5; i++) await store.append('s5', [{ type: 'Counted', data: {} }], version++);
+    const second = await store.append('s5', [{ type: 'Counted', data: {} }], version++);
+    await b.waitFor(second.position, ['Counted'], 10_000);
+    expect((await b.status())[0].runningHere).toBe(true);
+    expect(await count('s5')).toBe(8);
+    const third = await store.append('s5', [{ type: 'Counted', data: {} }], version++);
+    await b.waitFor(third.position, ['Counted'], 5000);
+    expect(await count('s5')).toBe(9);
+  });
+
+  it('takes its lock again after losing the connection that held it', async () => {
+    const projector = started(new Projector(db, store, [counter()], undefined, { lockIntervalMs: 200 }));
+    await projector.prepare();
+    await projector.startObserving();
+    await projector.startRunning();
+    const holders = async () =>
+      (await db.query<{ pid: number }>(`SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`)).rows.map((r) => r.pid);
+    const [pid] = await holders();
+    expect(pid).toBeDefined();
+    await db.query(`SELECT pg_terminate_backend($1)`, [pid]);
+    const deadline = Date.now() + 5000;
+    let now: number[] = [];
+    while (Date.now() < deadline) {
+      now = await holders();
+      if (now.length === 1 && now[0] !== pid) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(now).toHaveLength(1);
+    expect(now[0]).not.toBe(pid);
+    expect((await projector.status())[0].runningHere).toBe(true);
+    const { position } = await store.append('s6', [{ type: 'Counted', data: {} }], 'no_stream');
+    await projector.waitFor(position, ['Counted'], 5000);
+    expect(await count('s6')).toBe(1);
   });
 
   it('stops a projection on a poison event, reports it, and never skips it', async () => {
@@ -81,6 +135,73 @@ describe('Projector', () => {
     // The batch holding the poison event was not committed: nothing after it was applied either.
     expect(await count('s3')).toBe(1);
     await projector.stop();
+  });
+
+  it('retries a batch that hit a transient database error (a canceled query) instead of stopping the projection', async () => {
+    let cancellations = 2;
+    const flaky: Projection = {
+      ...counter(),
+      async apply(event, tx, t) {
+        if (cancellations > 0) {
+          cancellations--;
+          // A real 57014 from PostgreSQL: the statement times out.
+          await tx.query(`SET LOCAL statement_timeout = '20ms'`);
+          await tx.query(`SELECT pg_sleep(0.5)`);
+        }
+        return counter().apply(event, tx, t);
+      },
+    };
+    const projector = started(new Projector(db, store, [flaky]));
+    await projector.prepare();
+    await projector.startObserving();
+    await projector.startRunning();
+    const { position } = await store.append('s7', [{ type: 'Counted', data: {} }, { type: 'Counted', data: {} }], 'no_stream');
+    await projector.waitFor(position, ['Counted'], 10_000);
+    expect(cancellations).toBe(0);
+    expect(await count('s7')).toBe(2);
+    expect((await projector.status())[0]).toMatchObject({ status: 'running', error: null });
+  });
+
+  it('runs a failed projection again once a replay has rebuilt it, without a restart', async () => {
+    let poisonBreaks = true;
+    const fixable: Projection = {
+      ...counter(),
+      async apply(event, tx, t) {
+        if (event.type === 'Poison') {
+          if (poisonBreaks) throw new Error('cannot apply this one');
+          return;
+        }
+        return counter().apply(event, tx, t);
+      },
+    };
+    const projector = started(new Projector(db, store, [fixable]));
+    await projector.prepare();
+    await projector.startObserving();
+    await projector.startRunning();
+    const { position } = await store.append('s8', [{ type: 'Counted', data: {} }, { type: 'Poison', data: {} }, { type: 'Counted', data: {} }], 'no_stream');
+    await expect(projector.waitFor(position, ['Counted'], 5000)).rejects.toBeInstanceOf(ProjectionFailedError);
+
+    poisonBreaks = false; // the fault is fixed, then the projection is replayed
+    await rebuildProjection({ db, store, projection: fixable });
+    expect(await count('s8')).toBe(2);
+    const later = await store.append('s8', [{ type: 'Counted', data: {} }], 3);
+    await projector.waitFor(later.position, ['Counted'], 5000);
+    expect(await count('s8')).toBe(3);
+    expect((await projector.status())[0]).toMatchObject({ status: 'running', runningHere: true });
+  });
+
+  it('lets processes that start together prepare one after the other (no double create, no double rebuild)', async () => {
+    const fresh = [new Projector(db, store, [counter(1)]), new Projector(db, store, [counter(1)])].map(started);
+    await Promise.all(fresh.map((p) => p.prepare()));
+    await fresh[0].startRunning();
+    const { position } = await store.append('s9', [{ type: 'Counted', data: {} }, { type: 'Counted', data: {} }], 'no_stream');
+    await fresh[0].waitFor(position, ['Counted'], 5000);
+    await Promise.all(fresh.map((p) => p.stop()));
+
+    const bumped = [new Projector(db, store, [counter(2)]), new Projector(db, store, [counter(2)]), new Projector(db, store, [counter(2)])].map(started);
+    await Promise.all(bumped.map((p) => p.prepare()));
+    expect(await count('s9')).toBe(2);
+    expect((await bumped[0].status())[0]).toMatchObject({ version: 2, status: 'running' });
   });
 
   it('rebuilds a projection whose version changed at start', async () => {

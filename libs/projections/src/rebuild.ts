@@ -1,9 +1,10 @@
-import { Db } from '@quire/platform/db/db';
-import { EventStore } from '@quire/event-store/event-store.port';
+import { Db, Queryable } from '@quire/platform/db/db';
+import { EventStore, RecordedEvent } from '@quire/event-store/event-store.port';
 import { Position, START } from '@quire/event-store/position';
 import type { Logger } from '@quire/platform/logging/logger';
 import { Projection, REBUILD_SCHEMA, rebuildTables } from './projection';
 import { ProjectionRegistry } from './projection-registry';
+import { ScriptQueryable, WriteBatchingQueryable } from './write-batching';
 
 export interface RebuildProgress {
   projection: string;
@@ -26,49 +27,93 @@ export async function rebuildProjection(opts: {
   logger?: Logger;
   onProgress?: (p: RebuildProgress) => void;
 }): Promise<{ events: number; seconds: number }> {
-  const { db, store, projection: p } = opts;
+  return rebuildProjections({ ...opts, projections: [opts.projection] });
+}
+
+/**
+ * Rebuilds several projections in one pass over `$all`: each batch of events is read once and
+ * applied to every projection, in one transaction (reading the store is a good part of a
+ * replay's time). The swap takes all their checkpoint rows, in name order.
+ */
+export async function rebuildProjections(opts: {
+  db: Db;
+  store: EventStore;
+  projections: readonly Projection[];
+  registry?: ProjectionRegistry;
+  batchSize?: number;
+  logger?: Logger;
+  onProgress?: (p: RebuildProgress) => void;
+}): Promise<{ events: number; seconds: number }> {
+  const { db, store } = opts;
+  const projections = [...opts.projections].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const registry = opts.registry ?? new ProjectionRegistry(db);
-  const batchSize = opts.batchSize ?? 2000;
+  const batchSize = opts.batchSize ?? 5000;
   const started = Date.now();
   await registry.init();
   const total = await countEvents(db);
-  const scratch = `${REBUILD_SCHEMA}`;
-  await db.exec(`CREATE SCHEMA IF NOT EXISTS ${scratch};` + p.tables.map((t) => `DROP TABLE IF EXISTS ${rebuildTables(t)} CASCADE;`).join('\n'));
-  await db.exec(p.schema(rebuildTables));
+  await db.exec(`CREATE SCHEMA IF NOT EXISTS ${REBUILD_SCHEMA};` + projections.flatMap((p) => p.tables.map((t) => `DROP TABLE IF EXISTS ${rebuildTables(t)} CASCADE;`)).join('\n'));
+  for (const p of projections) await db.exec(p.schema(rebuildTables));
 
   let position: Position = START;
   let applied = 0;
-  const applyBatch = async (tx: Parameters<Parameters<Db['transaction']>[0]>[0], limit: number) => {
-    const events = await store.readAll(position, limit);
-    for (const e of events) if (p.handles.includes(e.type)) await p.apply(e, tx, rebuildTables);
+  const handles = projections.map((p) => new Set(p.handles));
+  const label = projections.map((p) => p.name).join(', ');
+  const applyTo = async (i: number, events: RecordedEvent[], tx: Queryable) => {
+    const p = projections[i];
+    const target = p.writeResultsUnused ? new WriteBatchingQueryable(tx, scriptRunner(tx)) : undefined;
+    for (const e of events) if (handles[i].has(e.type)) await p.apply(e, target ?? tx, rebuildTables);
+    await target?.flush();
+  };
+  const advance = (events: RecordedEvent[]) => {
     if (events.length) position = events[events.length - 1].position;
     applied += events.length;
     return events.length;
   };
+  /** The catch-up inside the swap: one transaction for all. */
+  const applyBatch = async (tx: Queryable, limit: number) => {
+    const events = await store.readAll(position, limit);
+    for (const i of projections.keys()) await applyTo(i, events, tx);
+    return advance(events);
+  };
 
   for (;;) {
-    const n = await db.transaction((tx) => applyBatch(tx, batchSize));
+    // Before the swap the rebuild tables are private: each projection takes the batch in its own
+    // transaction, in parallel (PGlite, one connection, queues them).
+    const events = await store.readAll(position, batchSize);
+    await Promise.all(projections.map((_, i) => db.transaction((tx) => applyTo(i, events, tx))));
+    const n = advance(events);
     const seconds = (Date.now() - started) / 1000;
-    opts.onProgress?.({ projection: p.name, events: applied, total: Math.max(total, applied), eventsPerSecond: applied / Math.max(seconds, 0.001) });
+    opts.onProgress?.({ projection: label, events: applied, total: Math.max(total, applied), eventsPerSecond: applied / Math.max(seconds, 0.001) });
     if (n < batchSize) break;
   }
 
   await db.transaction(async (tx) => {
-    await registry.lock(p.name, tx);
+    for (const p of projections) await registry.lock(p.name, tx);
     while ((await applyBatch(tx, batchSize)) === batchSize);
-    for (const t of p.tables) {
-      await tx.query(`DROP TABLE IF EXISTS ${t} CASCADE`);
-      await tx.query(`ALTER TABLE ${rebuildTables(t)} SET SCHEMA public`);
+    for (const p of projections) {
+      for (const t of p.tables) {
+        await tx.query(`DROP TABLE IF EXISTS ${t} CASCADE`);
+        await tx.query(`ALTER TABLE ${rebuildTables(t)} SET SCHEMA public`);
+      }
+      await registry.upsert(p.name, p.version, position, tx);
+      await tx.query(`SELECT pg_notify('quire_checkpoints', $1)`, [`${p.name}:${position.commit}/${position.prepare}`]);
     }
-    await registry.upsert(p.name, p.version, position, tx);
-    await tx.query(`SELECT pg_notify('quire_checkpoints', $1)`, [`${p.name}:${position.commit}/${position.prepare}`]);
   });
   const seconds = (Date.now() - started) / 1000;
-  opts.logger?.info({ projection: p.name, events: applied, seconds }, 'projection rebuilt');
+  opts.logger?.info({ projections: projections.map((p) => p.name), events: applied, seconds }, 'projections rebuilt');
   return { events: applied, seconds };
 }
 
 async function countEvents(db: Db): Promise<number> {
   const r = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM quire_events`).catch(() => ({ rows: [{ n: 0 }] }));
   return Number(r.rows[0]?.n ?? 0);
+}
+
+/** PGlite's transaction runs scripts with `exec`; node-postgres runs a query without parameters as one. */
+function scriptRunner(tx: Queryable): (sql: string) => Promise<void> {
+  const exec = (tx as Partial<ScriptQueryable>).exec;
+  if (exec) return (sql) => exec.call(tx, sql);
+  return async (sql) => {
+    await tx.query(sql);
+  };
 }

@@ -3,6 +3,7 @@ import { FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
 import { DomainError, DomainErrorCode } from '@quire/domain';
 import { InvalidCursorError } from '@quire/platform/http/pagination';
+import { JobVanishedError } from '@quire/jobs/job-queues';
 import { ProjectionFailedError, ProjectionTimeoutError } from '@quire/projections/projector';
 import { LOGGER } from '@quire/platform/logging/logger';
 import type { Logger } from '@quire/platform/logging/logger';
@@ -46,6 +47,9 @@ export class GitBookErrorFilter implements ExceptionFilter {
     if (exception instanceof InvalidCursorError) return { status: 400, message: exception.message };
     if (exception instanceof ProjectionTimeoutError) return { status: 503, message: 'The change was recorded but read models are behind; retry the read shortly' };
     if (exception instanceof ProjectionFailedError) return { status: 503, message: 'A read model is stopped; an operator must look at it' };
+    if (exception instanceof JobVanishedError) {
+      return { status: 503, message: 'The job queue (Redis) lost this job; the request is recorded and will be run again. Retry shortly.' };
+    }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       return { status, message: httpMessage(status, exception) };

@@ -48,7 +48,8 @@ export function presentOrganization(config: QuireConfig, o: OrganizationRow, rol
   };
 }
 
-export function presentMember(config: QuireConfig, m: MemberRow, opts: { private: boolean }) {
+/** GitBook's OrganizationMember; `role: null` is a guest (MemberRoleOrGuest). */
+export function presentMember(config: QuireConfig, m: Pick<MemberRow, 'user_id' | 'joined_at' | 'user'> & { role: Role | null }, opts: { private: boolean }) {
   return {
     object: 'member' as const,
     id: m.user_id,

@@ -36,7 +36,8 @@ export class UsersController {
   async get(@Param('userId') userId: string, @CurrentCaller() caller: Caller) {
     const user = await this.identity.user(userId);
     if (!user) throw notFound('User not found');
-    return presentUser(this.config, user, { private: caller.instanceAdmin || caller.user.id === userId });
+    // GitBook's User here is the public profile: the email is only on GET /user.
+    return presentUser(this.config, user, { private: false });
   }
 
   /** Quire's own: only the instance administrator creates users. */

@@ -25,7 +25,8 @@ const createOrganizationBody = z.object({
  * GitBook sets it elsewhere; null removes it). Other settings are refused rather than ignored.
  */
 const updateOrganizationBody = z.strictObject({ customHostname: customHostnameInput.nullable().optional() });
-const setMemberRoleBody = z.object({ role: z.enum(ROLES) });
+/** GitBook's MemberRoleOrGuest: a role, or null for a guest. */
+const setMemberRoleBody = z.object({ role: z.enum(ROLES).nullable() });
 const listMembersQuery = z.object({ ...paginationQuery, role: z.enum(ROLES).optional() });
 
 @Controller('v1/orgs')
@@ -81,8 +82,14 @@ export class OrganizationsController {
     if (role !== 'admin') throw new DomainError('forbidden', 'Only organization admins can change members');
     parseInput(entityId, userId, 'userId');
     const input = parseInput(setMemberRoleBody, body);
-    if (!(await this.identity.user(userId))) throw notFound('User not found');
+    const user = await this.identity.user(userId);
+    if (!user) throw notFound('User not found');
+    const before = await this.identity.member(organizationId, userId);
     await this.commands.execute(new SetMemberRoleCommand(organizationId, userId, input.role, caller.user.id));
+    if (input.role === null) {
+      // A guest: no membership row any more; they keep their explicit grants on spaces and collections.
+      return presentMember(this.config, { user_id: userId, joined_at: before?.joined_at ?? new Date(), user, role: null }, { private: caller.instanceAdmin });
+    }
     return presentMember(this.config, (await this.identity.member(organizationId, userId))!, { private: caller.instanceAdmin });
   }
 

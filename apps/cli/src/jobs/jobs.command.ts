@@ -3,7 +3,16 @@ import { Runtime } from '@quire/infrastructure/runtime';
 import { GitImportJob } from '@quire/jobs/git-import.job';
 import { jobIdFor, JobQueues } from '@quire/jobs/job-queues';
 import { QUEUES } from '@quire/jobs/queues';
-import { loadGitImport, requestGitImportAgain, requeueGitImport } from '../../../api/src/operators/job-recovery';
+import {
+  loadGitImport,
+  PendingChangeRequestWork,
+  pendingChangeRequestWork,
+  requestGitImportAgain,
+  requeueChangeRequestWork,
+  requeueGitImport,
+  unmergedChangeRequests,
+} from '../../../api/src/operators/job-recovery';
+import { ChangeRequestJob } from '../../../worker/src/change-requests/change-request-streams';
 
 const RECENT = 10;
 const FAILED = 20;
@@ -22,7 +31,7 @@ export async function jobsCommand(runtime: Runtime, args: string[], out: Out = p
   const [sub, id, ...rest] = args;
   if (!sub || sub === 'list') return listJobs(runtime.jobs, out);
   if (sub === 'retry' && id && rest.length === 0) return retryJob(runtime, runtime.jobs, id, out);
-  throw new JobCommandError('Usage: jobs [list] | jobs retry <job id or import id>');
+  throw new JobCommandError('Usage: jobs [list] | jobs retry <job id, import id or change request id>');
 }
 
 export async function listJobs(jobs: JobQueues, out: Out): Promise<void> {
@@ -51,13 +60,17 @@ async function describe(job: Job): Promise<string> {
 /**
  * The job's request is an event: a git import is read back from the space's stream (a failed
  * one is requested again as a new import; one still unfinished gets its job back; a completed
- * or skipped one is refused). Jobs of other queues are retried when they failed.
+ * or skipped one is refused). A change request's pending merge or update (by change request id,
+ * request id or job id) gets its job back when Redis lost it. Jobs of other queues are retried
+ * when they failed.
  */
 export async function retryJob(runtime: Runtime, jobs: JobQueues, id: string, out: Out): Promise<void> {
   const found = await findJob(jobs, id);
   const importJob = found?.queue.name === QUEUES.gitImport ? (found.job.data as GitImportJob) : await importById(runtime, id);
   if (importJob) return retryGitImport(runtime, jobs, importJob, out);
-  if (!found) throw new JobCommandError(`No job or git import with id ${id}`);
+  const work = await changeRequestWorkById(runtime, id, found?.job);
+  if (work.length) return retryChangeRequestWork(jobs, work, out);
+  if (!found) throw new JobCommandError(`No job or git import with id ${id}, nor a pending change-request merge or update`);
   const state = await found.job.getState();
   if (state === 'completed') throw new JobCommandError(`Job ${id} already completed; nothing to retry`);
   if (state !== 'failed') {
@@ -86,6 +99,39 @@ async function retryGitImport(runtime: Runtime, jobs: JobQueues, { spaceId, impo
       const said = { enqueued: 'its job was lost: enqueued again', retried: 'its failed job was retried', pending: 'its job is pending: it will run without help', failed: '' };
       out.write(`Import ${importId} is ${run.status}: ${said[what]} (job ${jobIdFor(importId)})\n`);
     }
+  }
+}
+
+/**
+ * Pending merges/updates named by `id`: a change request id (all its pending work), a request
+ * event id or its job id. A job still in Redis names its change request; a lost one is looked for
+ * among the change requests not merged yet.
+ */
+async function changeRequestWorkById(runtime: Runtime, id: string, job: Job | undefined): Promise<PendingChangeRequestWork[]> {
+  const named = (job?.data as Partial<ChangeRequestJob> | undefined)?.changeRequestId;
+  const direct = await pendingChangeRequestWork(runtime.store, named ?? id);
+  const matches = (w: PendingChangeRequestWork) => w.job.requestId === id || jobIdFor(w.job.requestId) === id;
+  if (!named && direct.length) return direct;
+  if (named) return direct.filter(matches);
+  for (const changeRequestId of await unmergedChangeRequests(runtime.db)) {
+    const found = (await pendingChangeRequestWork(runtime.store, changeRequestId)).filter(matches);
+    if (found.length) return found;
+  }
+  return [];
+}
+
+async function retryChangeRequestWork(jobs: JobQueues, work: PendingChangeRequestWork[], out: Out): Promise<void> {
+  const said = {
+    enqueued: 'its job was lost: enqueued again',
+    retried: 'its failed job was retried',
+    pending: 'its job is pending: it will run without help',
+    finished: 'its job finished; request it again through the API',
+    failed: '',
+  };
+  for (const w of work) {
+    const what = await requeueChangeRequestWork(jobs, w, { retryFailed: true });
+    const kind = w.queue === QUEUES.changeRequestMerge ? 'merge' : 'update';
+    out.write(`Change request ${w.job.changeRequestId} ${kind} ${w.job.requestId} is pending: ${said[what]} (job ${jobIdFor(w.job.requestId)})\n`);
   }
 }
 

@@ -24,6 +24,16 @@ describe('organization', () => {
     expect(decideOrganization({ type: 'SetOrganizationMemberRole', organizationId: 'o1', userId: 'u1', role: 'admin' }, state, { now })).toEqual([]);
   });
 
+  it('given a member, when their role is set to null, then they leave the organization (a guest); the last admin cannot', () => {
+    const created = decideOrganization({ type: 'CreateOrganization', organizationId: 'o1', title: 'Acme', creatorId: 'u1' }, given([]), { now });
+    const joined = [...created, ...decideOrganization({ type: 'SetOrganizationMemberRole', organizationId: 'o1', userId: 'u2', role: 'edit' }, given(created), { now })];
+    const left = decideOrganization({ type: 'SetOrganizationMemberRole', organizationId: 'o1', userId: 'u2', role: null }, given(joined), { now });
+    expect(left.map((e) => e.type)).toEqual(['OrganizationMemberRemoved']);
+    expect(given([...joined, ...left]).members).toEqual({ u1: 'admin' });
+    expect(decideOrganization({ type: 'SetOrganizationMemberRole', organizationId: 'o1', userId: 'u2', role: null }, given([...joined, ...left]), { now })).toEqual([]);
+    expect(() => decideOrganization({ type: 'SetOrganizationMemberRole', organizationId: 'o1', userId: 'u1', role: null }, given(joined), { now })).toThrow(/at least one admin/);
+  });
+
   describe('custom hostname', () => {
     const created = () => given(decideOrganization({ type: 'CreateOrganization', organizationId: 'o1', title: 'Acme', creatorId: 'u1' }, given([]), { now }));
     const withReader = () => {

@@ -18,7 +18,8 @@ export interface SetOrganizationMemberRole {
   type: 'SetOrganizationMemberRole';
   organizationId: string;
   userId: string;
-  role: Role;
+  /** null (GitBook's MemberRoleOrGuest) makes them a guest: no organization role, their explicit grants kept. */
+  role: Role | null;
 }
 
 /** Who changes an organization's custom hostname: its admins, and the instance administrator. */
@@ -61,11 +62,12 @@ export function decideOrganization(command: OrganizationCommand, state: Organiza
       ];
     case 'SetOrganizationMemberRole': {
       if (!state.exists) throw notFound('Organization not found');
-      if (state.members[command.userId] === command.role) return [];
+      if ((state.members[command.userId] ?? null) === command.role) return [];
       const admins = Object.entries(state.members).filter(([, r]) => r === 'admin');
       if (state.members[command.userId] === 'admin' && command.role !== 'admin' && admins.length === 1) {
         throw unprocessable('An organization must keep at least one admin');
       }
+      if (command.role === null) return [{ type: 'OrganizationMemberRemoved', data: { organizationId: command.organizationId, userId: command.userId, at } }];
       return [{ type: 'OrganizationMemberRoleSet', data: { organizationId: command.organizationId, userId: command.userId, role: command.role, at } }];
     }
     case 'SetOrganizationCustomHostname':

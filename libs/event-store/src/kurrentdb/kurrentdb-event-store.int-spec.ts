@@ -15,6 +15,11 @@ if (url) {
     return { store, dispose: async () => undefined };
   });
 } else {
+  // Jest reports a skipped suite only as "1 skipped"; say plainly, once per run, what did not run.
+  process.stderr.write(
+    '\nKurrentDB contract tests SKIPPED: KURRENTDB_TEST_URL is not set. To run them, start KurrentDB ' +
+      '(docker compose --profile kurrentdb up -d kurrentdb) and run with KURRENTDB_TEST_URL=kurrentdb://localhost:2113?tls=false\n\n',
+  );
   describe.skip('KurrentDB contract tests skipped: set KURRENTDB_TEST_URL=kurrentdb://host:2113?tls=false to run them', () => {
     it('passes the EventStore contract', () => undefined);
   });

@@ -30,6 +30,7 @@ const schema = z.object({
   QUIRE_ASK_MODEL_URL: optional(url(['http:', 'https:'])),
   QUIRE_ASK_MODEL: z.string().default('gpt-4o-mini'),
   QUIRE_ASK_MODEL_KEY: optional(z.string()),
+  QUIRE_ASK_MODEL_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   QUIRE_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   QUIRE_RATE_LIMIT: z.coerce.number().int().min(0).default(0),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -52,6 +53,8 @@ export interface QuireConfig {
   publishedUrl: string;
   secretKey?: string;
   askModel?: { url: string; model: string; key?: string };
+  /** How long ask waits for the model before answering from the sources. */
+  askModelTimeoutMs: number;
   commandTimeoutMs: number;
   rateLimitPerMinute: number;
   logLevel: Env['LOG_LEVEL'];
@@ -89,6 +92,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     askModel: e.QUIRE_ASK_MODEL_URL
       ? { url: e.QUIRE_ASK_MODEL_URL, model: e.QUIRE_ASK_MODEL, key: e.QUIRE_ASK_MODEL_KEY }
       : undefined,
+    askModelTimeoutMs: e.QUIRE_ASK_MODEL_TIMEOUT_MS,
     commandTimeoutMs: e.QUIRE_COMMAND_TIMEOUT_MS,
     rateLimitPerMinute: e.QUIRE_RATE_LIMIT,
     logLevel: e.LOG_LEVEL,

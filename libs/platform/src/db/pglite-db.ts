@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'async_hooks';
 import { PGlite, Transaction } from '@electric-sql/pglite';
 import { Db, Queryable, QueryResult } from './db';
 import { quoteIdent } from './pg-db';
+import { lockPgliteDir } from './pglite-lock';
 
 /**
  * Embedded PostgreSQL for the zero-setup start. PGlite is one connection: its
@@ -15,12 +16,24 @@ export class PgliteDb implements Db {
    */
   private readonly current = new AsyncLocalStorage<Transaction>();
 
-  private constructor(private readonly pg: PGlite) {}
+  private constructor(private readonly pg: PGlite, private readonly unlock?: () => Promise<void>) {}
 
+  /** A directory is locked for this process first (see lockPgliteDir): a second opener is refused. */
   static async open(dataDir?: string): Promise<PgliteDb> {
-    const pg = dataDir ? new PGlite(dataDir) : new PGlite();
-    await pg.waitReady;
-    return new PgliteDb(pg);
+    if (!dataDir) {
+      const pg = new PGlite();
+      await pg.waitReady;
+      return new PgliteDb(pg);
+    }
+    const unlock = await lockPgliteDir(dataDir, (err) => process.stderr.write(`quire: lost the lock on ${dataDir}: ${err.message}\n`));
+    try {
+      const pg = new PGlite(dataDir);
+      await pg.waitReady;
+      return new PgliteDb(pg, unlock);
+    } catch (err) {
+      await unlock();
+      throw err;
+    }
   }
 
   async query<R>(sql: string, params?: unknown[]): Promise<QueryResult<R>> {
@@ -41,7 +54,11 @@ export class PgliteDb implements Db {
           const r = await tx.query<R>(sql, params as any[]);
           return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
         },
-      })),
+        // Multi-statement scripts inside the transaction (a rebuild's coalesced writes).
+        async exec(sql: string) {
+          await tx.exec(sql);
+        },
+      } as Queryable)),
     );
   }
 
@@ -59,6 +76,10 @@ export class PgliteDb implements Db {
   }
 
   async close(): Promise<void> {
-    await this.pg.close();
+    try {
+      await this.pg.close();
+    } finally {
+      await this.unlock?.();
+    }
   }
 }

@@ -17,15 +17,44 @@ export function encodeCursor(key: unknown[]): string {
   return Buffer.from(JSON.stringify(key)).toString('base64url');
 }
 
-export function decodeCursor(page: string | undefined, arity: number): unknown[] | undefined {
+/** A cursor's timestamp: exactly what `toISOString()` wrote (so the database never sees a bad one). */
+export const cursorTimestamp = z
+  .string()
+  .regex(/^(?!0000)\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
+  .refine((s) => {
+    const t = Date.parse(s);
+    return Number.isFinite(t) && new Date(t).toISOString() === s;
+  });
+/** A cursor's id: a non-empty string. */
+export const cursorId = z.string().min(1).max(500);
+
+/** `[createdAt, id]`: lists ordered by a timestamp then id. */
+export const timeIdCursor = z.tuple([cursorTimestamp, cursorId]);
+/** `[id]` (or any one sort string): lists ordered by a single text key. */
+export const idCursor = z.tuple([cursorId]);
+
+/**
+ * Decodes a `page` cursor and checks it against the list's own typed schema (the tuple's
+ * arity and every element's type); anything else is 400 "Invalid page cursor", never a query
+ * error. A bare arity is still accepted for callers not yet given a schema.
+ */
+export function decodeCursor<T extends unknown[]>(page: string | undefined, schema: z.ZodType<T>): T | undefined;
+export function decodeCursor(page: string | undefined, arity: number): unknown[] | undefined;
+export function decodeCursor(page: string | undefined, shape: number | z.ZodType<unknown[]>): unknown[] | undefined {
   if (!page) return undefined;
+  let key: unknown;
   try {
-    const key = JSON.parse(Buffer.from(page, 'base64url').toString('utf8'));
-    if (Array.isArray(key) && key.length === arity) return key;
+    key = JSON.parse(Buffer.from(page, 'base64url').toString('utf8'));
   } catch {
-    /* falls through */
+    throw new InvalidCursorError();
   }
-  throw new InvalidCursorError();
+  if (typeof shape === 'number') {
+    if (Array.isArray(key) && key.length === shape) return key;
+    throw new InvalidCursorError();
+  }
+  const parsed = shape.safeParse(key);
+  if (!parsed.success) throw new InvalidCursorError();
+  return parsed.data;
 }
 
 export class InvalidCursorError extends Error {

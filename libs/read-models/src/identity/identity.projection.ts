@@ -5,6 +5,8 @@ export const identityProjection: Projection = {
   name: 'identity',
   // 2: organizations' custom_hostname.
   version: 2,
+  // apply reads no result of its writes: a rebuild may coalesce them.
+  writeResultsUnused: true,
   tables: ['rm_users', 'rm_access_tokens', 'rm_organizations', 'rm_organization_members'],
   handles: [
     'UserCreated',

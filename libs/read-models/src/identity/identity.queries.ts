@@ -1,6 +1,6 @@
 import { Queryable } from '@quire/platform/db/db';
 import { Role } from '@quire/domain';
-import { decodeCursor, ListResponse, toPage } from '@quire/platform/http/pagination';
+import { decodeCursor, idCursor, ListResponse, toPage } from '@quire/platform/http/pagination';
 
 export interface UserRow {
   id: string;
@@ -76,7 +76,7 @@ export class IdentityQueries {
   }
 
   async members(organizationId: string, opts: { page?: string; limit: number; role?: Role }): Promise<ListResponse<MemberRow>> {
-    const after = decodeCursor(opts.page, 1);
+    const after = decodeCursor(opts.page, idCursor);
     const r = await this.db.query<any>(
       `SELECT m.*, row_to_json(u) AS "user" FROM rm_organization_members m JOIN rm_users u ON u.id = m.user_id
         WHERE m.organization_id = $1 AND ($2::text IS NULL OR m.user_id > $2) AND ($3::text IS NULL OR m.role = $3)

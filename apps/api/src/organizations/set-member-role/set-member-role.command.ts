@@ -5,7 +5,8 @@ export class SetMemberRoleCommand extends Command<void> {
   constructor(
     readonly organizationId: string,
     readonly userId: string,
-    readonly role: Role,
+    /** null makes the user a guest (GitBook's MemberRoleOrGuest). */
+    readonly role: Role | null,
     readonly actorId: string,
   ) {
     super();

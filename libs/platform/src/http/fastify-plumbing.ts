@@ -1,0 +1,58 @@
+import { createHash } from 'crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { RateLimitPluginOptions } from '@fastify/rate-limit';
+
+/** GitBook's error body, for the answers Fastify gives before a route (and Nest's filter) runs. */
+export function gitbookError(code: number, message: string): { error: { code: number; message: string } } {
+  return { error: { code, message } };
+}
+
+/**
+ * Fastify's JSON parser refuses an empty body ("Body cannot be empty"), but clients send
+ * `Content-Type: application/json` with nothing on body-less POSTs (merge, update): that is no body.
+ * Everything else goes to Fastify's own parser (prototype-poisoning checks included).
+ */
+export function jsonBodyParser(fastify: FastifyInstance): (req: FastifyRequest, body: Buffer, done: (err: Error | null, body?: unknown) => void) => void {
+  const { onProtoPoisoning, onConstructorPoisoning } = fastify.initialConfig as { onProtoPoisoning?: 'error'; onConstructorPoisoning?: 'error' };
+  const parse = fastify.getDefaultJsonParser(onProtoPoisoning ?? 'error', onConstructorPoisoning ?? 'error');
+  return (req, body, done) => {
+    const text = body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    parse(req, text, done);
+  };
+}
+
+/** Fastify's `frameworkErrors`: a malformed URL (bad percent-encoding) is a 400 in GitBook's shape. */
+export function frameworkErrors(error: Error & { code?: string }, _req: FastifyRequest, reply: FastifyReply): void {
+  const badUrl = error.code === 'FST_ERR_BAD_URL';
+  const status = badUrl ? 400 : ((error as { statusCode?: number }).statusCode ?? 400);
+  void reply
+    .code(status)
+    .header('content-type', 'application/json; charset=utf-8')
+    .send(gitbookError(status, badUrl ? 'Malformed URL: it is not valid percent-encoding' : error.message));
+}
+
+/** Liveness, readiness and Prometheus scrapes are never limited. */
+const UNLIMITED = /^\/(health(\/|$|\?)|metrics(\/|$|\?))/;
+
+/**
+ * QUIRE_RATE_LIMIT: requests per minute per access token (a client without one is counted by IP).
+ * The window is kept in this process: with several API replicas each allows the limit.
+ */
+export function rateLimitOptions(perMinute: number): RateLimitPluginOptions {
+  return {
+    global: true,
+    max: perMinute,
+    timeWindow: 60_000,
+    keyGenerator: (req) => {
+      const auth = req.headers.authorization;
+      const token = typeof auth === 'string' ? /^Bearer\s+(.+)$/i.exec(auth.trim())?.[1] : undefined;
+      // Keyed by a digest: the window table holds no usable token.
+      return token ? `token:${createHash('sha256').update(token).digest('base64url')}` : `ip:${req.ip}`;
+    },
+    allowList: (req) => UNLIMITED.test(req.url),
+    // Thrown into the app's error filter, which answers GitBook's body; Retry-After is already set.
+    errorResponseBuilder: (_req, ctx) =>
+      Object.assign(new Error(`Rate limit exceeded: at most ${ctx.max} requests per minute; retry in ${ctx.after}`), { statusCode: 429 }),
+  };
+}

@@ -1,0 +1,91 @@
+import { jobIdFor } from '@quire/jobs/job-queues';
+import { QUEUES } from '@quire/jobs/queues';
+import { Job } from 'bullmq';
+import { startTestQuire, TestQuire } from '../support/quire-app';
+
+const LIMIT = 40;
+
+describe('HTTP plumbing: empty JSON bodies, malformed URLs, rate limit (e2e)', () => {
+  let q: TestQuire;
+  let owner: Awaited<ReturnType<TestQuire['createUser']>>;
+  let orgId: string;
+
+  beforeAll(async () => {
+    q = await startTestQuire({ rateLimitPerMinute: LIMIT });
+    owner = await q.createUser('Plumbing Owner');
+    orgId = (await q.http('POST', '/v1/orgs', { token: owner.token, body: { title: 'Plumbing Org' } })).body.id;
+  });
+  afterAll(async () => {
+    await q?.close();
+  });
+
+  it('takes `Content-Type: application/json` with an empty body as no body (merge, update)', async () => {
+    const { data: space } = await owner.api.orgs.createSpace(orgId, { title: 'Empty bodies' } as any);
+    const { data: cr } = await owner.api.spaces.createChangeRequest(space.id, { subject: 'nothing' });
+    const update = await q.http('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/update`, { token: owner.token, rawBody: '' });
+    expect(update.status).toBe(200);
+    const merge = await q.http('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`, { token: owner.token, rawBody: '' });
+    expect(merge.status).toBe(200);
+    expect(merge.body.result).toBe('merge');
+    // A body that is there and broken is still refused.
+    const broken = await q.http('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`, { token: owner.token, rawBody: '{' });
+    expect(broken.status).toBe(400);
+    expect(broken.body.error.code).toBe(400);
+  });
+
+  it("answers a malformed URL with GitBook's 400 error body", async () => {
+    const res = await q.http('GET', '/v1/spaces/%E0%A4%A', { token: owner.token });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: { code: 400, message: expect.stringContaining('Malformed URL') } });
+  });
+
+  it('QUIRE_RATE_LIMIT: 429 with Retry-After past the limit, per token (or per IP without one); health and metrics are exempt', async () => {
+    const limited = await q.createUser('Busy client');
+    const other = await q.createUser('Quiet client');
+    for (let i = 0; i < LIMIT; i++) expect((await q.http('GET', '/v1/user', { token: limited.token })).status).toBe(200);
+    const over = await q.http('GET', '/v1/user', { token: limited.token });
+    expect(over.status).toBe(429);
+    expect(over.body).toEqual({ error: { code: 429, message: expect.stringContaining(`${LIMIT} requests per minute`) } });
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Another token has its own window.
+    expect((await q.http('GET', '/v1/user', { token: other.token })).status).toBe(200);
+    // Without a token, the client's IP is counted.
+    for (let i = 0; i < LIMIT; i++) expect((await q.http('GET', '/v1/user')).status).toBe(401);
+    expect((await q.http('GET', '/v1/user')).status).toBe(429);
+    for (let i = 0; i < LIMIT + 5; i++) {
+      expect((await q.http('GET', '/health/live')).status).toBe(200);
+      expect((await q.http('GET', '/metrics', { token: q.config.adminToken })).status).toBe(200);
+    }
+  });
+});
+
+describe('a job that vanished from Redis while a merge waited for it (e2e)', () => {
+  let q: TestQuire;
+
+  beforeAll(async () => {
+    // No worker: the merge's job stays waiting until the test removes it.
+    q = await startTestQuire({}, { worker: false });
+  });
+  afterAll(async () => {
+    await q?.close();
+  });
+
+  it('answers 503 with a message saying to retry', async () => {
+    const owner = await q.createUser('Vanish Owner');
+    const orgId = (await q.http('POST', '/v1/orgs', { token: owner.token, body: { title: 'Vanish Org' } })).body.id;
+    const { data: space } = await owner.api.orgs.createSpace(orgId, { title: 'Vanishing' } as any);
+    const { data: cr } = await owner.api.spaces.createChangeRequest(space.id, { subject: 'lost' });
+    const merging = q.http('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`, { token: owner.token });
+    const queue = q.started.runtime.jobs!.queue(QUEUES.changeRequestMerge);
+    let job: Job | undefined;
+    for (let i = 0; i < 200 && !job; i++) {
+      job = (await queue.getJobs(['waiting'])).find((j) => j?.data?.changeRequestId === cr.id);
+      if (!job) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(job?.id).toBe(jobIdFor(job!.data.requestId));
+    await job!.remove();
+    const res = await merging;
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({ error: { code: 503, message: expect.stringMatching(/lost this job.*Retry/) } });
+  });
+});
