@@ -1,3 +1,5 @@
+import { execFileSync } from 'child_process';
+import { join } from 'path';
 import { GitBookAPI } from '@gitbook/api';
 import { startTestQuire, TestQuire } from '../support/quire-app';
 
@@ -215,6 +217,78 @@ describe('change requests (e2e, official client)', () => {
       expect((await owner.api.spaces.getChangeRequestById(space.id, cr.id)).data.outdated).toBe(false);
     });
 
+    it('resolves page and file references in content-ref and file tags and in <img src>, and leaves code as written', async () => {
+      const { space, pages } = await spaceWithPages('Refs');
+      const { data: cr } = await owner.api.spaces.createChangeRequest(space.id, { subject: 'Refs' });
+      const dot = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+      const { data: first } = await owner.api.spaces.updateChangeRequestContent(
+        space.id,
+        cr.id,
+        {
+          changes: [
+            { operation: 'insert_files', files: [{ name: 'report.pdf', ref: 'rep', contentType: 'application/pdf', base64: 'JVBERi0xLjQK' }] },
+            {
+              operation: 'insert_page',
+              title: 'Refs',
+              into: pages.Guide.id,
+              document: {
+                markdown: `{% content-ref url="/pages/${pages.FAQ.id}" %}\n[FAQ](/pages/${pages.FAQ.id})\n{% endcontent-ref %}\n\n{% file src="./rep" %}\nThe report\n{% endfile %}\n\nCode: \`[x](/pages/${pages.FAQ.id})\`\n`,
+              },
+            },
+          ],
+        },
+        { compat: false },
+      );
+      const reportId = (first as any).insertedFiles[0].id;
+      const { data: second } = await owner.api.spaces.updateChangeRequestContent(
+        space.id,
+        cr.id,
+        {
+          changes: [
+            { operation: 'insert_files', files: [{ name: 'dot.png', contentType: 'image/png', base64: dot }] },
+            { operation: 'update_page', page: pages.FAQ.id, document: { markdown: `# FAQ\n\n{% file src="/files/${reportId}" %}\n\n<img src="/files/${reportId}" alt="">\n` } },
+          ],
+        },
+        { compat: false },
+      );
+      expect((second as any).insertedFiles).toHaveLength(1);
+      const refs = await markdown(owner.api, space.id, 'guide/refs', cr.id);
+      expect(refs).toContain('{% content-ref url="../faq.md" %}\n[FAQ](../faq.md)');
+      expect(refs).toContain('{% file src="../.gitbook/assets/report.pdf" %}');
+      expect(refs).toContain(`Code: \`[x](/pages/${pages.FAQ.id})\``);
+      const faq = await markdown(owner.api, space.id, 'faq', cr.id);
+      expect(faq).toContain('{% file src=".gitbook/assets/report.pdf" %}');
+      expect(faq).toContain('<img src=".gitbook/assets/report.pdf" alt="">');
+      // The document form reads them back as references to the page and the file.
+      const { data: doc } = await owner.api.spaces.getPageInChangeRequestByPath(space.id, cr.id, 'guide/refs', { format: 'document' } as any);
+      const nodes = JSON.stringify((doc as any).document);
+      expect(nodes).toContain(JSON.stringify({ kind: 'page', page: pages.FAQ.id }));
+      expect(nodes).toContain(JSON.stringify({ kind: 'file', file: reportId }));
+    });
+
+    it("refuses a slug for the space's first page (README.md takes its slug from its title) with 400, and sets other pages' slugs", async () => {
+      const { space, pages } = await spaceWithPages('First slug');
+      const { data: revision } = await owner.api.spaces.getCurrentRevision(space.id);
+      const first = (revision.pages as any[]).find((p) => p.kind === 'sheet' || p.type === 'document');
+      const { data: cr } = await owner.api.spaces.createChangeRequest(space.id, { subject: 'Slugs' });
+      const refused = await q.http('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content`, {
+        token: owner.token,
+        body: { changes: [{ operation: 'update_page', page: first.id, slug: 'home' }] },
+      });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.message).toMatch(/first page.*README\.md.*slug.*"home"/);
+      // Its own slug is no change; another page's slug is kept.
+      await owner.api.spaces.updateChangeRequestContent(space.id, cr.id, {
+        changes: [
+          { operation: 'update_page', page: first.id, slug: first.slug },
+          { operation: 'update_page', page: pages.FAQ.id, slug: 'questions' },
+        ],
+      } as any);
+      const after = await pagesByTitle(owner.api, space.id, cr.id);
+      expect(after.FAQ.slug).toBe('questions');
+      expect(after[first.title].slug).toBe(first.slug);
+    });
+
     it('reverts only the named blocks of a page with revert_page.block', async () => {
       const { space, pages } = await spaceWithPages('Blocks');
       const { data: cr } = await owner.api.spaces.createChangeRequest(space.id, {});
@@ -286,6 +360,10 @@ describe('change requests (e2e, official client)', () => {
       expect(live).toMatchObject({ type: 'merge', mergedFrom: { object: 'change-request', id: cr.id, number: cr.number } });
       expect(await markdown(owner.api, space.id, 'faq')).toBe('# FAQ\n\nNew answer.\n');
       expect((await pagesByTitle(owner.api, space.id)).FAQ.id).toBe(pages.FAQ.id);
+      // The space's repository names the live revision on its main branch: a clone checks it out.
+      const gitdir = join(q.config.dataDir, 'spaces', `${space.id}.git`);
+      expect(execFileSync('git', ['--git-dir', gitdir, 'rev-parse', 'refs/heads/main']).toString().trim()).toBe(merged.revision);
+      expect(execFileSync('git', ['--git-dir', gitdir, 'show', 'HEAD:faq.md']).toString()).toBe('# FAQ\n\nNew answer.\n');
       const { data: done } = await owner.api.spaces.getChangeRequestById(space.id, cr.id);
       expect(done).toMatchObject({ status: 'merged', revisionMerged: merged.revision, mergedBy: { id: owner.id }, outdated: false });
       expect(done.mergedAt).toEqual(expect.any(String));
@@ -357,12 +435,64 @@ describe('change requests (e2e, official client)', () => {
       expect(await markdown(owner.api, space.id, 'faq', b.id)).toBe('# FAQ\n\nC was here.\n');
       expect((await owner.api.spaces.getChangeRequestById(space.id, b.id)).data).toMatchObject({ outdated: false, revisionMergedAncestor: mc.revision });
 
+      // The markers are not merged into the live space: not straight away (a fast-forward)...
+      const blocked = await q.http('POST', `/v1/spaces/${space.id}/change-requests/${b.id}/merge`, { token: owner.token });
+      expect(blocked.status).toBe(422);
+      expect(blocked.body.error.message).toMatch(/conflict markers in guide\b/);
+      // ...nor after an edit that leaves them (here, a rename of the conflicting page).
+      await owner.api.spaces.updateChangeRequestContent(space.id, b.id, { changes: [{ operation: 'update_page', page: pages.Guide.id, title: 'Guide book', slug: 'guide-book' } as any] });
+      const stillBlocked = await q.http('POST', `/v1/spaces/${space.id}/change-requests/${b.id}/merge`, { token: owner.token });
+      expect(stillBlocked.status).toBe(422);
+      expect(stillBlocked.body.error.message).toMatch(/conflict markers in guide-book\b/);
+      // ...nor after a later update that merged cleanly (the markers are the change request's own lines by then).
+      const { data: d } = await owner.api.spaces.createChangeRequest(space.id, { subject: 'D' });
+      await owner.api.spaces.updateChangeRequestContent(space.id, d.id, { changes: [{ operation: 'insert_page', title: 'Extra', document: { markdown: '# Extra\n' } }] });
+      const { data: md } = await owner.api.spaces.mergeChangeRequest(space.id, d.id);
+      expect(md.result).toBe('merge');
+      expect((await owner.api.spaces.updateChangeRequest(space.id, b.id)).data.result).toBe('update');
+      const blockedAfterUpdate = await q.http('POST', `/v1/spaces/${space.id}/change-requests/${b.id}/merge`, { token: owner.token });
+      expect(blockedAfterUpdate.status).toBe(422);
+      expect(blockedAfterUpdate.body.error.message).toMatch(/conflict markers in guide-book\b/);
+      expect((await owner.api.spaces.getSpaceById(space.id)).data.revision).toBe(md.revision);
+      expect(await markdown(owner.api, space.id, 'guide')).not.toContain('<<<<<<<');
+
       // The author resolves the conflict by editing; then the merge goes through.
-      await owner.api.spaces.updateChangeRequestContent(space.id, b.id, { changes: [{ operation: 'update_page', page: pages.Guide.id, document: { markdown: '# Guide\n\nline 1\nline 2 (A and B)\nline 3\nline 4\nline 5\n' } }] });
+      await owner.api.spaces.updateChangeRequestContent(space.id, b.id, {
+        changes: [{ operation: 'update_page', page: pages.Guide.id, title: 'Guide', slug: 'guide', document: { markdown: '# Guide\n\nline 1\nline 2 (A and B)\nline 3\nline 4\nline 5\n' } } as any],
+      });
       const { data: mb } = await owner.api.spaces.mergeChangeRequest(space.id, b.id);
       expect(mb.result).toBe('merge');
       expect(await markdown(owner.api, space.id, 'guide')).toBe('# Guide\n\nline 1\nline 2 (A and B)\nline 3\nline 4\nline 5\n');
       expect(await markdown(owner.api, space.id, 'faq')).toBe('# FAQ\n\nC was here.\n');
+    });
+
+    it('holds edits and updates while a merge is pending for as long as its job may run; a request whose job is gone holds nothing', async () => {
+      const { space, pages } = await spaceWithPages('Held');
+      const { data: cr } = await owner.api.spaces.createChangeRequest(space.id, { subject: 'Held' });
+      const edit = () =>
+        q.http('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content`, {
+          token: owner.token,
+          body: { changes: [{ operation: 'update_page', page: pages.FAQ.id, document: { markdown: '# FAQ\n\nEdited.\n' } }] },
+        });
+      // A merge whose job is still to be enqueued or running (here it never is: the request alone is recorded).
+      const requestMerge = (requestId: string, at: Date) =>
+        q.started.runtime.store.append(
+          `change-request-${cr.id}`,
+          [{ type: 'ChangeRequestMergeRequested', data: { changeRequestId: cr.id, spaceId: space.id, requestId, requestedBy: owner.id, at: at.toISOString() } }],
+          'any',
+        );
+      await requestMerge('held-merge-1', new Date());
+      const held = await edit();
+      expect(held.status).toBe(409);
+      expect(held.body.error.message).toMatch(/being merged/);
+      const update = await q.http('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/update`, { token: owner.token });
+      expect(update.status).toBe(409);
+      expect(update.body.error.message).toMatch(/being merged/);
+
+      // Asked for long ago and no job in the queue: the job was lost, the edit goes through.
+      await requestMerge('held-merge-2', new Date(Date.now() - 10 * 60_000));
+      expect((await edit()).status).toBe(200);
+      expect(await markdown(owner.api, space.id, 'faq', cr.id)).toBe('# FAQ\n\nEdited.\n');
     });
 
     it('enforces merge rules with 422 (up to date, subject)', async () => {

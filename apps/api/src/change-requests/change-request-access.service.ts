@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, notFound, Role, spacePermissions } from '@quire/domain';
-import { ChangeRequestPageRow, ChangeRequestQueries, ChangeRequestRow } from '@quire/read-models/change-requests/change-requests.queries';
+import { ChangeRequestQueries, ChangeRequestRow } from '@quire/read-models/change-requests/change-requests.queries';
 import { SpaceAccessRow } from '@quire/read-models/permissions/permissions.queries';
 import { Caller } from '../http/auth';
 import { entityId, parseInput } from '../http/validation';
@@ -48,28 +48,6 @@ export class ChangeRequestAccess {
     const head = await this.changeRequests.head(spaceId, key);
     if (!head) throw notFound('Change request not found');
     return head;
-  }
-
-  /**
-   * A page of the change request's head, read with the access facts in one statement (the hot
-   * read path): same answers as `changeRequest(..., 'read')` followed by ContentReader.page.
-   */
-  async page(
-    caller: Caller,
-    spaceId: string,
-    key: string,
-    by: { id: string } | { path: string },
-    content: 'markdown' | 'document' | 'none',
-  ): Promise<ChangeRequestPageRow & { node: NonNullable<ChangeRequestPageRow['node']> }> {
-    parseInput(entityId, spaceId, 'spaceId');
-    parseInput(entityId, key, 'changeRequestId');
-    const path = 'path' in by ? by.path.replace(/^\/+|\/+$/g, '') : undefined;
-    const row = await this.changeRequests.page(spaceId, caller.user.id, key, path !== undefined ? { path } : by, content);
-    const role = row ? this.access.roleOf(caller, row) : null;
-    if (!row || !role || row.space_deleted_at) throw notFound('Space not found');
-    if (!row.change_request_id) throw notFound('Change request not found');
-    if (!row.node || (row.kind === 'link' && path !== undefined)) throw notFound('Page not found in this space');
-    return row as ChangeRequestPageRow & { node: NonNullable<ChangeRequestPageRow['node']> };
   }
 
   /** The change request as the read models have it now. */

@@ -6,7 +6,6 @@ import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
 import { Caller, CurrentCaller } from '../http/auth';
 import { parseInput } from '../http/validation';
 import { filesQuery, pageByIdQuery, pageByPathQuery, PageOptions, revisionQuery } from '../content/content-options';
-import { presentPage } from '../content/content.presenter';
 import { ContentReader } from '../content/content-reader';
 import { ChangeRequestAccess } from './change-request-access.service';
 import { ContentChangeInput, contentChangesBody, contentChangesQuery, MAX_INLINE_FILE_BYTES } from './change-requests.dto';
@@ -54,7 +53,7 @@ export class ChangeRequestContentController {
     return this.page(caller, spaceId, key, { id: pageId }, q);
   }
 
-  /** `pagePath` may contain slashes: the official client does not encode them. */
+  /** `pagePath` may contain slashes: the official client does not encode them. Fastify has already decoded it (see SpaceContentController). */
   @Get('path/*')
   async pageByPath(
     @Param('spaceId') spaceId: string,
@@ -64,21 +63,12 @@ export class ChangeRequestContentController {
     @CurrentCaller() caller: Caller,
   ) {
     const q = parseInput(pageByPathQuery, query, 'query');
-    return this.page(caller, spaceId, key, { path: safeDecode(pagePath) }, q);
+    return this.page(caller, spaceId, key, { path: pagePath }, q);
   }
 
-  /** One statement per read (access facts, head, page, only the body asked for): the hot path. */
+  /** One statement per read (access facts, head, page, only the body asked for): the hot path, shared with the space's page reads. */
   private async page(caller: Caller, spaceId: string, key: string, by: { id: string } | { path: string }, options: PageOptions) {
-    const row = await this.access.page(caller, spaceId, key, by, options.format ?? 'none');
-    const body =
-      row.kind !== 'sheet'
-        ? undefined
-        : options.format === 'markdown'
-          ? { markdown: row.markdown ?? '' }
-          : options.format === 'document'
-            ? { document: row.document ?? { object: 'document', data: {}, nodes: [] } }
-            : undefined;
-    return presentPage({ config: this.config, spaceId, metadata: options.metadata }, row.node, body);
+    return this.reader.changeRequestPage({ config: this.config, spaceId, metadata: options.metadata }, caller, key, by, options);
   }
 
   /** GitBook's updateChangeRequestContent: `compat=true` (default) answers the ChangeRequest, `false` the ChangeRequestContentUpdate. */
@@ -113,12 +103,4 @@ async function withFileBytes(change: ContentChangeInput, index: number): Promise
     }),
   );
   return { operation: 'insert_files', files };
-}
-
-function safeDecode(path: string): string {
-  try {
-    return decodeURIComponent(path);
-  } catch {
-    return path;
-  }
 }

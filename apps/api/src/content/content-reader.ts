@@ -1,11 +1,15 @@
 import { setTimeout as sleep } from 'timers/promises';
 import { Injectable } from '@nestjs/common';
-import { DomainError, notFound } from '@quire/domain';
+import { DomainError, notFound, RevisionPageNode } from '@quire/domain';
+import { expandIncludes, JSONDocument, parseBlobMarkdown, resolveDocumentRefs, stableMarkdown } from '@quire/content/markdown';
+import { ContentStore } from '@quire/content/store';
+import { LruCache } from '@quire/content/store/lru-cache';
 import { ContentQueries } from '@quire/read-models/content/content.queries';
-import { decodeCursor, toPage } from '@quire/platform/http/pagination';
+import { decodeCursor, idCursor, toPage } from '@quire/platform/http/pagination';
 import { ContentPresenterContext, presentFile, presentPage, presentRevision } from './content.presenter';
 import { PageOptions } from './content-options';
 import { Caller } from '../http/auth';
+import { entityId, parseInput } from '../http/validation';
 import { AccessService } from '../permissions/access.service';
 import { ChangeRequestQueries } from '@quire/read-models/change-requests/change-requests.queries';
 import { presentChangeRequest } from '../change-requests/change-requests.presenter';
@@ -17,6 +21,8 @@ import { presentChangeRequest } from '../change-requests/change-requests.present
  */
 const REVISION_LAG_MS = 3_000;
 
+const INCLUDE = /\{%\s*include\s/;
+
 /** Reads of one revision (a space's live one, or a change request's), shared by both routes. */
 @Injectable()
 export class ContentReader {
@@ -24,7 +30,15 @@ export class ContentReader {
     private readonly content: ContentQueries,
     private readonly access: AccessService,
     private readonly changeRequests: ChangeRequestQueries,
+    private readonly store: ContentStore,
   ) {}
+
+  /** Reusable content read for `dereferenced`, by blob (characters kept). */
+  private readonly includes = new LruCache<string>(4 << 20, (text) => text.length + 1);
+  /** Documents with their references resolved, per revision and page body (count of entries). */
+  private readonly resolved = new LruCache<JSONDocument>(5_000);
+  /** Markdown blobs by path of the revisions last dereferenced (see markdownBlobs). */
+  private readonly trees = new Map<string, Promise<Map<string, string>>>();
 
   async revision(ctx: ContentPresenterContext, revisionId: string) {
     const rev = await this.awaitRevision(ctx.spaceId, revisionId, () => this.content.revision(ctx.spaceId, revisionId));
@@ -35,7 +49,7 @@ export class ContentReader {
 
   async files(ctx: ContentPresenterContext, revisionId: string, opts: { page?: string; limit: number }) {
     const rev = await this.awaitRevision(ctx.spaceId, revisionId, () => this.content.revision(ctx.spaceId, revisionId));
-    const after = decodeCursor(opts.page, 1)?.[0] as string | undefined;
+    const after = decodeCursor(opts.page, idCursor)?.[0] as string | undefined;
     const sorted = [...rev.files].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     const rows = sorted.filter((f) => !after || f.id > after).slice(0, opts.limit + 1);
     return toPage(rows, opts.limit, (f) => presentFile(ctx, f), (f) => [f.id], rev.files.length);
@@ -43,37 +57,120 @@ export class ContentReader {
 
   /** A page of the space's live revision, access checked in the same round trip (the hot path). */
   async livePage(ctx: ContentPresenterContext, caller: Caller, by: { id: string } | { path: string }, options: PageOptions) {
-    const path = 'path' in by ? by.path.replace(/^\/+|\/+$/g, '') : undefined;
-    const read = () => this.content.livePage(ctx.spaceId, caller.user.id, path !== undefined ? { path } : by, options.format ?? 'none');
-    let row = await read();
-    const role = row ? this.access.roleOf(caller, row as any) : null;
-    if (!row || !role || row.space_deleted_at) throw notFound('Space not found');
-    if (!row.node && row.revision) {
-      // No such page, or the space moved to a revision the content read model had not taken in
-      // when we read (it may have since): read again once it has the revision.
-      const revision = row.revision;
-      row = await this.awaitRevision(ctx.spaceId, revision, async () => ((await this.content.hasRevision(ctx.spaceId, revision)) ? read() : undefined));
-      if (!row || row.space_deleted_at) throw notFound('Space not found');
-    }
-    if (!row.node || (row.kind === 'link' && path !== undefined)) throw notFound('Page not found in this space');
-    const body =
-      options.format === 'markdown' ? { markdown: row.markdown ?? '' } : options.format === 'document' ? { document: row.document ?? { object: 'document', data: {}, nodes: [] } } : undefined;
-    return presentPage(ctx, row.node, row.kind === 'sheet' ? body : undefined);
+    const path = pagePath(by);
+    return this.pageFrom(ctx, path, options, () => this.content.livePage(ctx.spaceId, caller.user.id, path !== undefined ? { path } : by, options.format ?? 'none'), (row) => {
+      const role = row ? this.access.roleOf(caller, row as any) : null;
+      if (!row || !role || row.space_deleted_at) throw notFound('Space not found');
+    });
+  }
+
+  /** A page of a change request's head, access checked in the same round trip (the same hot path as the space's). */
+  async changeRequestPage(ctx: ContentPresenterContext, caller: Caller, key: string, by: { id: string } | { path: string }, options: PageOptions) {
+    parseInput(entityId, ctx.spaceId, 'spaceId');
+    parseInput(entityId, key, 'changeRequestId');
+    const path = pagePath(by);
+    return this.pageFrom(ctx, path, options, () => this.changeRequests.page(ctx.spaceId, caller.user.id, key, path !== undefined ? { path } : by, options.format ?? 'none'), (row) => {
+      const role = row ? this.access.roleOf(caller, row) : null;
+      if (!row || !role || row.space_deleted_at) throw notFound('Space not found');
+      if (!row.change_request_id) throw notFound('Change request not found');
+    });
   }
 
   async page(ctx: ContentPresenterContext, revisionId: string, by: { id: string } | { path: string }, options: PageOptions) {
-    const path = 'path' in by ? by.path.replace(/^\/+|\/+$/g, '') : undefined;
-    let row = await this.content.page(ctx.spaceId, revisionId, path !== undefined ? { path } : by, options.format ?? 'none');
-    if (!row) {
-      // No such page, or a revision the content read model had not taken in when we read.
-      await this.awaitRevision(ctx.spaceId, revisionId, async () => ((await this.content.hasRevision(ctx.spaceId, revisionId)) ? true : undefined));
-      row = await this.content.page(ctx.spaceId, revisionId, path !== undefined ? { path } : by, options.format ?? 'none');
+    const path = pagePath(by);
+    const read = async () => ({ revision: revisionId, ...((await this.content.page(ctx.spaceId, revisionId, path !== undefined ? { path } : by, options.format ?? 'none')) ?? { node: null, kind: null, markdown: null, document: null }) });
+    return this.pageFrom(ctx, path, options, read, () => undefined);
+  }
+
+  /**
+   * The read of one page shared by every route: `read` gives the page with the revision it was
+   * looked up in, `admit` throws for what is not a missing page (access, deleted space, unknown
+   * change request). A page missing from a revision the content read model has not taken in yet
+   * is read again once it has (projections run independently: the space or change request may
+   * name a revision a moment before its pages are in). Then the body asked for, with its
+   * references resolved to the revision's pages and files.
+   */
+  private async pageFrom<R extends PageReadRow>(
+    ctx: ContentPresenterContext,
+    path: string | undefined,
+    options: PageOptions,
+    read: () => Promise<R | undefined>,
+    admit: (row: R | undefined) => void,
+  ) {
+    let row = await read();
+    admit(row);
+    if (!row!.node && row!.revision) {
+      const revision = row!.revision;
+      row = await this.awaitRevision(ctx.spaceId, revision, async () => ((await this.content.hasRevision(ctx.spaceId, revision)) ? read() : undefined));
+      admit(row);
     }
-    if (!row) throw notFound('Page not found in this space');
-    if (row.kind === 'link' && path !== undefined) throw notFound('Page not found in this space');
-    const body =
-      options.format === 'markdown' ? { markdown: row.markdown ?? '' } : options.format === 'document' ? { document: row.document ?? { object: 'document', data: {}, nodes: [] } } : undefined;
-    return presentPage(ctx, row.node, row.kind === 'sheet' ? body : undefined);
+    const found = row!;
+    if (!found.node || (found.kind === 'link' && path !== undefined)) throw notFound('Page not found in this space');
+    const body = found.kind === 'sheet' ? await this.body(ctx.spaceId, found.revision, found as PageReadRow & { node: RevisionPageNode }, options) : undefined;
+    return presentPage(ctx, found.node, body);
+  }
+
+  /**
+   * The body a read asks for; markdown with `refs=relative` (the hot path) is served as stored.
+   * `dereferenced` (true or reusable-contents) expands `{% include %}` reusable content first.
+   */
+  private async body(spaceId: string, revision: string | null, row: PageReadRow & { node: RevisionPageNode }, options: PageOptions) {
+    if (options.format !== 'markdown' && options.format !== 'document') return undefined;
+    const file = row.node.file;
+    let markdown = row.markdown ?? '';
+    let expanded = false;
+    if (options.dereferenced !== 'false' && file && revision && INCLUDE.test(markdown)) {
+      const before = markdown;
+      markdown = await expandIncludes(markdown, file, await this.markdownBlobs(spaceId, revision), (blob) => this.includeMarkdown(spaceId, blob));
+      expanded = markdown !== before;
+    }
+    if (options.format === 'markdown') {
+      if (options['format.markdown.refs'] !== 'stable' || !file || !revision || !markdown.includes('](')) return { markdown };
+      const targets = await this.content.refTargets(spaceId, revision);
+      return { markdown: targets ? stableMarkdown(markdown, file, targets) : markdown };
+    }
+    const parsed = expanded && row.node.blob ? parseBlobMarkdown(`${row.node.blob}+${revision}`, markdown).document : row.document;
+    const document = (parsed ?? { object: 'document', data: {}, nodes: [] }) as JSONDocument;
+    if (!parsed || !file || !revision) return { document };
+    // Resolved once per revision and page body (both immutable); it shares untouched nodes with the parse.
+    const key = `${spaceId}:${revision}:${row.node.blob ?? ''}:${file}:${expanded ? 'd' : ''}`;
+    const hit = this.resolved.get(key);
+    if (hit) return { document: hit };
+    const targets = await this.content.refTargets(spaceId, revision);
+    if (!targets) return { document };
+    const resolved = resolveDocumentRefs(document, file, targets);
+    this.resolved.set(key, resolved);
+    return { document: resolved };
+  }
+
+  /**
+   * The markdown files (pages, reusable content) of a revision's commit, path -> blob: read from
+   * the git tree once per revision, and only for a `dereferenced` read of a page that includes.
+   */
+  private markdownBlobs(spaceId: string, revision: string): Promise<Map<string, string>> {
+    const key = `${spaceId}:${revision}`;
+    let hit = this.trees.get(key);
+    if (!hit) {
+      hit = this.store.readRevisionFiles(spaceId, revision).then(
+        (files) => new Map(files.filter((f) => /\.md$/i.test(f.path)).map((f) => [f.path, f.oid])),
+        (err) => {
+          this.trees.delete(key);
+          throw err;
+        },
+      );
+      this.trees.set(key, hit);
+      if (this.trees.size > 64) this.trees.delete(this.trees.keys().next().value!);
+    }
+    return hit;
+  }
+
+  /** The markdown of reusable content, by blob (immutable), read from the content store once. */
+  private async includeMarkdown(spaceId: string, blob: string): Promise<string> {
+    const hit = this.includes.get(blob);
+    if (hit !== undefined) return hit;
+    const text = new TextDecoder().decode(await this.store.readBlob(spaceId, blob));
+    this.includes.set(blob, text);
+    return text;
   }
 
   /**
@@ -90,4 +187,17 @@ export class ContentReader {
       await sleep(wait);
     }
   }
+}
+
+/** What every page read gives: the page (null when none), its body and the revision it is in. */
+interface PageReadRow {
+  revision: string | null;
+  kind: 'sheet' | 'group' | 'link' | null;
+  node: RevisionPageNode | null;
+  markdown: string | null;
+  document: unknown | null;
+}
+
+function pagePath(by: { id: string } | { path: string }): string | undefined {
+  return 'path' in by ? by.path.replace(/^\/+|\/+$/g, '') : undefined;
 }

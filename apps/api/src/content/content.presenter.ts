@@ -31,6 +31,7 @@ export function presentPage(ctx: ContentPresenterContext, page: RevisionPageNode
   if (page.linkTitle) base.linkTitle = page.linkTitle;
   if (page.emoji) base.emoji = page.emoji;
   if (page.icon) base.icon = page.icon;
+  if (page.condition) base.condition = page.condition;
   const children = () => page.children.filter((c) => c.kind !== 'group').map((c) => presentPage(ctx, c));
   switch (page.kind) {
     case 'group':
@@ -46,9 +47,13 @@ export function presentPage(ctx: ContentPresenterContext, page: RevisionPageNode
         slug: page.slug,
         path: page.path,
         pages: children(),
-        layout: LAYOUT,
+        layout: page.layout ? { ...LAYOUT, ...page.layout } : LAYOUT,
         tags: [],
       };
+      if (page.cover) {
+        const ref = page.cover.file ? { kind: 'file', file: page.cover.file } : { kind: 'url', url: page.cover.url ?? '' };
+        out.cover = { ref, yPos: page.cover.yPos };
+      }
       if (page.description) out.description = page.description;
       if (page.hidden) out.hidden = true;
       if (page.blob) out.documentId = page.blob;

@@ -1,4 +1,8 @@
-import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
+import { Controller, Get, Headers, Inject, Param, Query, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { notFound } from '@quire/domain';
+import { ContentStore } from '@quire/content/store';
+import { ContentQueries } from '@quire/read-models/content/content.queries';
 import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
 import { Caller, CurrentCaller } from '../http/auth';
 import { entityId, parseInput } from '../http/validation';
@@ -12,6 +16,8 @@ export class SpaceContentController {
   constructor(
     private readonly access: AccessService,
     private readonly reader: ContentReader,
+    private readonly content: ContentQueries,
+    private readonly store: ContentStore,
     @Inject(QUIRE_CONFIG) private readonly config: QuireConfig,
   ) {}
 
@@ -29,6 +35,42 @@ export class SpaceContentController {
     return this.reader.files({ config: this.config, spaceId, metadata: q.metadata }, space.revision, q);
   }
 
+  /**
+   * A file's bytes (RevisionFile.downloadURL): as the live revision has it, or the newest
+   * revision of the space that has it (a change request's file). The URL names a file, whose
+   * bytes change when the file is replaced, so caches revalidate by the blob id (ETag).
+   */
+  @Get('files/:fileId/download')
+  async download(
+    @Param('spaceId') spaceId: string,
+    @Param('fileId') fileId: string,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @CurrentCaller() caller: Caller,
+    @Res() reply: FastifyReply,
+  ) {
+    const { space } = await this.access.spaceAccess(caller, spaceId, 'read');
+    parseInput(entityId, fileId, 'fileId');
+    const file = await this.content.file(spaceId, fileId, space.revision);
+    if (!file) throw notFound('File not found in this space');
+    const etag = `"${file.blob}"`;
+    void reply
+      .header('etag', etag)
+      .header('cache-control', 'private, no-cache')
+      .header('x-content-type-options', 'nosniff')
+      // An SVG or HTML file must not run as this origin's page.
+      .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");
+    if (ifNoneMatch && ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)) {
+      await reply.status(304).send();
+      return;
+    }
+    const bytes = await this.store.readBlob(spaceId, file.blob);
+    await reply
+      .status(200)
+      .header('content-type', file.contentType || 'application/octet-stream')
+      .header('content-disposition', `inline; filename*=UTF-8''${encodeURIComponent(file.name)}`)
+      .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  }
+
   @Get('page/:pageId')
   async pageById(@Param('spaceId') spaceId: string, @Param('pageId') pageId: string, @Query() query: unknown, @CurrentCaller() caller: Caller) {
     const q = parseInput(pageByIdQuery, query, 'query');
@@ -36,11 +78,14 @@ export class SpaceContentController {
     return this.reader.livePage({ config: this.config, spaceId, metadata: q.metadata }, caller, { id: pageId }, q);
   }
 
-  /** `pagePath` may contain slashes: the official client does not encode them. */
+  /**
+   * `pagePath` may contain slashes: the official client does not encode them. Fastify has
+   * already percent-decoded it: decoding again would misread a path with `%` in it.
+   */
   @Get('path/*')
   async pageByPath(@Param('spaceId') spaceId: string, @Param('*') pagePath: string, @Query() query: unknown, @CurrentCaller() caller: Caller) {
     const q = parseInput(pageByPathQuery, query, 'query');
     parseInput(entityId, spaceId, 'spaceId');
-    return this.reader.livePage({ config: this.config, spaceId, metadata: q.metadata }, caller, { path: decodeURIComponent(pagePath) }, q);
+    return this.reader.livePage({ config: this.config, spaceId, metadata: q.metadata }, caller, { path: pagePath }, q);
   }
 }

@@ -1,6 +1,7 @@
 import {
   changeRequestAggregate,
   changeRequestBase,
+  ChangeRequestState,
   changeRequestStream,
   decideChangeRequest,
   mergeRuleViolations,
@@ -8,6 +9,7 @@ import {
   spaceMergeEvents,
   spaceStream,
   StaleHeadError,
+  walkPages,
 } from '@quire/domain';
 import { EventStore, WrongExpectedVersionError } from '@quire/event-store/event-store.port';
 import { Position } from '@quire/event-store/position';
@@ -21,6 +23,12 @@ import { ChangeRequestJob, ChangeRequestJobResult, commitAuthor, LoadedChangeReq
 
 /** Rounds of "someone else wrote first, compute again" before the job gives up (and BullMQ retries it). */
 const MAX_ROUNDS = 20;
+
+/** A line that opens and one that closes a conflict block, as the 3-way merge writes them. */
+function hasConflictMarkers(bytes: Uint8Array): boolean {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  return /^<{7}(?: |$)/m.test(text) && /^>{7}(?: |$)/m.test(text);
+}
 
 const READ_MODEL_EVENTS = ['RevisionCreated', 'SpaceRevisionChanged', 'ChangeRequestMerged', 'ChangeRequestMergeFailed', 'ChangeRequestUpdated'];
 
@@ -58,12 +66,21 @@ export class ChangeRequestGitWork {
       // A merge recorded on the space whose completion was cut off (crash, lost job): finish it.
       const prior = space.state.mergedRevisions[job.changeRequestId];
       if (prior && prior.parents.includes(cr.state.revision!)) {
+        await this.content.setLiveRevision(job.spaceId, prior.revision);
         const position = await this.completeMerge(job, prior.revision, cr.state.revision!);
         if (position) await this.executor.waitFor(position, READ_MODEL_EVENTS);
         return { ok: true, revision: prior.revision, result: 'merge' };
       }
       if (live.editMode === 'locked') return this.refuseMerge(job, spaceHead, 'not_mergeable', 'The space is locked: nothing can be merged into it');
       if (cr.state.status === 'archived') return this.refuseMerge(job, spaceHead, 'not_mergeable', 'An archived change request cannot be merged; reopen it first', 'conflict');
+      // A fast-forward would publish the markers an update left as they are.
+      const marked = await this.pagesWithConflictMarkers(job.spaceId, cr.state);
+      if (marked.length > 0) {
+        const message = `The change request still has conflict markers in ${marked.join(', ')}: resolve them by editing ${marked.length > 1 ? 'those pages' : 'that page'}, then merge`;
+        const recorded = await this.recordFailure(job, spaceHead, 'conflicts', message, marked);
+        if (recorded) await this.executor.waitFor(recorded, READ_MODEL_EVENTS);
+        return { ok: false, code: 'unprocessable', message };
+      }
       const base = changeRequestBase(cr.state);
       const violations = mergeRuleViolations(live.mergeRules, {
         outdated: spaceHead !== base,
@@ -120,6 +137,7 @@ export class ChangeRequestGitWork {
         if (err instanceof WrongExpectedVersionError) continue;
         throw err;
       }
+      await this.content.setLiveRevision(job.spaceId, revision.data.revision);
       const position = await this.completeMerge(job, revision.data.revision, head.revision);
       if (position) await this.executor.waitFor(position, READ_MODEL_EVENTS);
       this.logger.info({ spaceId: job.spaceId, changeRequestId: job.changeRequestId, revision: revision.data.revision, fastForward: spaceHead === base }, 'change request merged');
@@ -146,6 +164,7 @@ export class ChangeRequestGitWork {
 
       let revision: RevisionCreated | undefined;
       let conflicts: string[] = [];
+      let conflictPageIds: string[] = [];
       if (spaceHead !== base) {
         const spaceTree = this.tree(spaceHead, cr, space);
         const parents = [crHead, spaceHead];
@@ -161,6 +180,7 @@ export class ChangeRequestGitWork {
           ]);
           const merged = await mergeRevisions({ store: this.content, base: baseRev, ours, theirs, labels: { ours: 'change request', theirs: 'space' } });
           conflicts = merged.conflicts.map((c) => c.path);
+          conflictPageIds = merged.conflicts.flatMap((c) => (c.pageId ? [c.pageId] : []));
           revision = await commitEditedRevision({
             store: this.content,
             revision: merged.revision,
@@ -181,7 +201,11 @@ export class ChangeRequestGitWork {
           stream: changeRequestStream(job.changeRequestId),
           aggregate: changeRequestAggregate,
           decide: (state, ctx) =>
-            decideChangeRequest({ type: 'CompleteChangeRequestUpdate', requestId: job.requestId, revision, onHead: crHead, revisionMergedAncestor: spaceHead, conflicts }, state, ctx),
+            decideChangeRequest(
+              { type: 'CompleteChangeRequestUpdate', requestId: job.requestId, revision, onHead: crHead, revisionMergedAncestor: spaceHead, conflicts, conflictPageIds },
+              state,
+              ctx,
+            ),
           metadata: { actor: job.actorId },
         }));
       } catch (err) {
@@ -194,6 +218,28 @@ export class ChangeRequestGitWork {
       return { ok: true, revision: revision?.data.revision ?? crHead, result: conflicts.length > 0 ? 'conflicts' : 'update', ...(conflicts.length ? { conflicts } : {}) };
     }
     throw new Error(`The change request kept changing while updating ${job.changeRequestId}; retrying`);
+  }
+
+  /**
+   * The pages and files the last update left conflicting that still hold conflict markers in
+   * the change request's head (found by page id, then by path), by their current path.
+   */
+  private async pagesWithConflictMarkers(spaceId: string, state: ChangeRequestState): Promise<string[]> {
+    const recorded = state.updateConflicts;
+    const head = state.head;
+    // An update that left conflicts recorded its own revision, so the head has a tree.
+    if (!recorded || !head) return [];
+    const ids = new Set(recorded.pageIds);
+    const paths = new Set(recorded.paths);
+    const candidates = new Map<string, string>();
+    for (const { page } of walkPages(head.pages)) {
+      if (page.blob && (ids.has(page.id) || paths.has(page.path))) candidates.set(page.path || page.title, page.blob);
+    }
+    for (const file of head.files) if (paths.has(file.file)) candidates.set(file.file, file.blob);
+    const marked = await Promise.all(
+      [...candidates].map(async ([path, blob]) => (hasConflictMarkers(await this.content.readBlob(spaceId, blob)) ? path : undefined)),
+    );
+    return marked.filter((p): p is string => p !== undefined);
   }
 
   private tree(revision: string, cr: LoadedChangeRequest, space: LoadedSpace): RevisionTree {

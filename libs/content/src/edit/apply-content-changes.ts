@@ -1,4 +1,5 @@
 import { badRequest, notFound } from '@quire/domain';
+import { firstSheet } from '../gitsync/first-sheet';
 import { slugFromFileName, slugify } from '../gitsync/slugify';
 import type { JSONDocument } from '../markdown';
 import { documentToMarkdown } from '../markdown/document-to-markdown';
@@ -85,6 +86,8 @@ export async function applyContentChanges(target: EditableRevision, changes: rea
   const pageRefs = new Map<string, string>();
   const fileRefs = new Map<string, string>();
   const existingPaths = new Set([...pagePaths(revision.pages)]);
+  /** Pages given a slug by this batch -> the change that did it. */
+  const slugSetBy = new Map<string, string>();
 
   const touch = (outcome: ContentChangeOutcome) => {
     const previous = outcomes.get(outcome.pageId);
@@ -116,6 +119,7 @@ export async function applyContentChanges(target: EditableRevision, changes: rea
           slug = uniqueSlug(siblings, slugify(title) || 'untitled');
         }
         const page: EditablePage = { id: ctx.newId(), kind: 'sheet', title, slug, markdown: text, children: [] };
+        if (change.slug !== undefined) slugSetBy.set(page.id, where);
         siblings.splice(change.at === undefined ? siblings.length : Math.min(change.at, siblings.length), 0, page);
         written.add(page.id);
         if (change.ref !== undefined) pageRefs.set(change.ref, page.id);
@@ -148,6 +152,7 @@ export async function applyContentChanges(target: EditableRevision, changes: rea
             assertSlugFree(locatePage(revision.pages, page.id)!.siblings, slug, page.id, where);
             page.slug = slug;
           }
+          slugSetBy.set(page.id, where);
         }
         touch({ object: 'updated_page', pageId: page.id });
         break;
@@ -184,7 +189,25 @@ export async function applyContentChanges(target: EditableRevision, changes: rea
   if (![...walkEditable(revision.pages)].some(({ page }) => page.kind === 'sheet')) {
     throw badRequest('A space keeps at least one page: this batch would delete them all');
   }
+  assertFirstPageSlug(revision.pages, slugSetBy);
   return { revision, outcomes: [...outcomes.values()], insertedFiles, written, pageRefs, fileRefs };
+}
+
+/**
+ * The space's first page is `README.md` in the git-sync layout, and its slug is read back
+ * from its title: a slug set on it that differs would be dropped without a word, so it is
+ * refused.
+ */
+function assertFirstPageSlug(pages: readonly EditablePage[], slugSetBy: ReadonlyMap<string, string>): void {
+  const first = firstSheet(pages);
+  const where = first && slugSetBy.get(first.id);
+  if (!first || !where) return;
+  const derived = slugify(first.title) || 'untitled';
+  if (first.slug !== derived) {
+    throw badRequest(
+      `${where}: the space's first page is README.md in the git-sync layout and takes its slug from its title ("${derived}"); its slug cannot be set to "${first.slug}"`,
+    );
+  }
 }
 
 /** The text and title of a page written from a `Document`; front matter and heading win over `title` (as Git Sync reads them). */

@@ -62,7 +62,7 @@ describe('documentToMarkdown', () => {
   });
 
   describe('documents from the API', () => {
-    it('writes references of any kind by their id or url', () => {
+    it('writes references of any kind by their id or url: page and file ids as the /pages/<id> and /files/<id> links writes resolve', () => {
       const markdown = documentToMarkdown(
         doc(
           paragraph([inline('link', { ref: { kind: 'page', page: 'pageId123' } }, [textNode('page')]), inline('link', { ref: { kind: 'anchor', anchor: 'sec' } }, [textNode('anchor')])]),
@@ -71,7 +71,10 @@ describe('documentToMarkdown', () => {
         ),
       );
 
-      expect(markdown).toBe('[page](pageId123)[anchor](sec)\n\n{% file src="fileId" %}\n\n![](imageId)\n');
+      expect(markdown).toBe('[page](/pages/pageId123)[anchor](#sec)\n\n{% file src="fileId" %}\n\n![](imageId)\n');
+      // File ids (20 characters) as written by reads; short names stay paths.
+      const ids = documentToMarkdown(doc(block('images', {}, [voidBlock('image', { ref: { kind: 'file', file: 'AbCdEfGhIjKlMnOpQrSt' } }, [])])));
+      expect(ids).toBe('![](/files/AbCdEfGhIjKlMnOpQrSt)\n');
     });
 
     it('writes table values that are not fragments as text', () => {

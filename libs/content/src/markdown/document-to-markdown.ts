@@ -1,6 +1,7 @@
 import type { DocumentBlock, DocumentFragment, JSONDocument, PageFrontMatter } from './document.types';
 import { blocksToPlainText, inlineNodesToPlainText } from './document-to-plain-text';
 import { formatFrontMatter } from './front-matter';
+import { defaultHeadingAnchor } from './heading-anchors';
 import { encodeHtmlAttribute } from './html-fragments';
 import { escapeText, formatDestination, inlineToMarkdown, mentionLabel, refUrl, type InlineContext } from './inline-to-markdown';
 import { formatLiquidTag } from './liquid-tags';
@@ -114,11 +115,15 @@ function blockToMarkdown(node: DocumentBlock, context: BlockContext): string {
       return imagesToMarkdown([node]);
     case 'file':
       return formatLiquidTag('file', [['src', refUrl(node.data.ref)]]);
-    case 'embed':
-      return formatLiquidTag('embed', [
+    case 'embed': {
+      const attrs: Array<[string, string | undefined]> = [
         ['url', String(node.data.url ?? '')],
         ['fullWidth', node.data.fullWidth === true ? 'true' : undefined],
-      ]);
+      ];
+      // The caption (markdown of one paragraph, kept by the reader) goes between the tags, as GitBook writes it.
+      const caption = typeof node.data.caption === 'string' ? node.data.caption.replace(/\s*\n\s*/g, ' ').trim() : '';
+      return caption ? liquidContainer('embed', attrs, caption) : formatLiquidTag('embed', attrs);
+    }
     case 'content-ref': {
       const url = refUrl(node.data.ref);
       return liquidContainer('content-ref', [['url', url]], `[${escapeText(mentionLabel(url), {})}](${formatDestination(url)})`);
@@ -140,6 +145,14 @@ function headingToMarkdown(level: number, node: DocumentBlock): string {
   let text = inlineToMarkdown(node.nodes ?? [], { singleLine: true });
   // A trailing `#` run would be read as the optional closing sequence.
   if (text.endsWith('#')) text = `${text.slice(0, -1)}\\#`;
+  // A custom anchor is written the way GitBook exports it; a generated one (the text's slug,
+  // or it suffixed for a repeat) is left for the reader to generate again.
+  const id = typeof node.meta?.id === 'string' ? node.meta.id : '';
+  const base = defaultHeadingAnchor(node);
+  if (id !== '' && id !== base && !(id.startsWith(`${base}-`) && /^\d+$/.test(id.slice(base.length + 1)))) {
+    const attr = encodeHtmlAttribute(id);
+    text = `${text}${text === '' ? '' : ' '}<a href="#${attr}" id="${attr}"></a>`;
+  }
   return text === '' ? '#'.repeat(level) : `${'#'.repeat(level)} ${text}`;
 }
 

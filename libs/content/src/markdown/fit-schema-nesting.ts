@@ -45,6 +45,8 @@ export const ALLOWED_CHILDREN: Readonly<Record<string, ReadonlySet<string>>> = {
   code: new Set(['code-line']),
 };
 
+const LISTS = new Set(['list-ordered', 'list-unordered', 'list-tasks']);
+
 /** Item blocks that only exist inside one parent type; a stray one is wrapped in that parent. */
 const ITEM_PARENTS: Record<string, string> = {
   'list-item': 'list-unordered',
@@ -126,6 +128,11 @@ function fitBlock(node: DocumentBlock): DocumentBlock[] {
   }
 
   const out: DocumentBlock[] = [];
+  // A container all of whose content moves out stays, empty, before it (a hint holding only
+  // code is still a hint): dropping it would lose its kind and data (style, title).
+  if (!LISTS.has(node.type) && pieces.every((piece, index) => index % 2 === 1 || piece.length === 0)) {
+    out.push({ ...node, nodes: [] });
+  }
   let listOffset = 0;
   pieces.forEach((piece, index) => {
     if (index % 2 === 1) {
@@ -153,12 +160,13 @@ function fitExpandable(node: DocumentBlock): DocumentBlock[] {
     ...node,
     fragments: [title ?? fragment('expandable-title', [paragraph([textNode()])], true), fragment('expandable-body', nodes, true)],
   });
+  let bodies = 0;
   pieces.forEach((piece, index) => {
     if (index % 2 === 1) out.push(piece[0]);
-    else if (piece.length > 0) out.push(withBody(piece));
+    else if (piece.length > 0) (out.push(withBody(piece)), bodies++);
   });
-  // The body must hold at least one block.
-  if (!out.some((b) => b.type === 'expandable')) out.unshift(withBody([paragraph([textNode()])]));
+  // The body must hold at least one block (a hoisted expandable is another one: this one stays).
+  if (bodies === 0) out.unshift(withBody([paragraph([textNode()])]));
   return out;
 }
 

@@ -18,6 +18,33 @@ export function gitbookBlocksPlugin(md: MarkdownIt.MarkdownIt): void {
   md.block.ruler.before('code', GITBOOK_TAG_TOKEN, gitbookTagRule, {
     alt: ['paragraph', 'reference', 'blockquote', 'list'],
   });
+  md.core.ruler.after('block', 'gitbook_tags_after_html', splitHtmlBeforeTags);
+}
+
+/**
+ * An HTML block runs until a blank line, so `</details>` followed on the next line by
+ * `{% endhint %}` (as GitBook's exporter writes it) would swallow the end tag: the block is cut
+ * at the first line that starts with a known tag, and the rest parsed as markdown again.
+ */
+function splitHtmlBeforeTags(state: MarkdownIt.StateCore): void {
+  const tokens = state.tokens;
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i];
+    if (token.type !== 'html_block' || !token.content.includes('{%')) continue;
+    const lines = token.content.split('\n');
+    const at = lines.findIndex((line, k) => k > 0 && startsWithKnownTag(line));
+    if (at < 0) continue;
+    token.content = lines.slice(0, at).join('\n') + '\n';
+    const rest: MarkdownIt.Token[] = [];
+    state.md.block.parse(lines.slice(at).join('\n'), state.md, state.env, rest);
+    for (const t of rest) t.level += token.level;
+    tokens.splice(i + 1, 0, ...rest);
+  }
+}
+
+function startsWithKnownTag(line: string): boolean {
+  const m = /^ {0,3}\{%/.exec(line);
+  return m !== null && scanKnownTag(line, m[0].length - 2, line.length) !== null;
 }
 
 function gitbookTagRule(state: MarkdownIt.StateBlock, startLine: number, _endLine: number, silent: boolean): boolean {

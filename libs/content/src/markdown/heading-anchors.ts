@@ -22,17 +22,27 @@ export function headingSlug(text: string): string {
 }
 
 /**
- * Sets `meta.id` on every top-level heading, in document order, suffixing repeats (`-1`,
+ * Sets `meta.id` on every top-level heading that has no custom anchor, in document order, suffixing repeats (`-1`,
  * `-2`) so each anchor is unique in the page.
  */
 export function assignHeadingAnchors(nodes: DocumentBlock[]): void {
   const used = new Set<string>();
   for (const node of nodes) {
     if (!HEADING_TYPES.has(node.type)) continue;
+    // A custom anchor (`<a href="#id" id="id"></a>` in the heading) is kept as written.
+    if (typeof node.meta?.id === 'string') {
+      used.add(node.meta.id);
+      continue;
+    }
     const base = headingSlug(inlineNodesToPlainText(node.nodes ?? [])) || 'section';
     let id = base;
     for (let n = 1; used.has(id); n++) id = `${base}-${n}`;
     used.add(id);
     node.meta = { id };
   }
+}
+
+/** The anchor a heading gets without a custom one (before repeats are suffixed). */
+export function defaultHeadingAnchor(node: DocumentBlock): string {
+  return headingSlug(inlineNodesToPlainText(node.nodes ?? [])) || 'section';
 }

@@ -6,7 +6,9 @@
  * percent-decoding) instead of GitBook ids:
  * - links, mentions, content-refs and images: `ref: { kind: 'url', url: '../other-page.md' }`;
  * - `{% file %}` blocks, whose schema only allows file refs: `ref: { kind: 'file', file: '../.gitbook/assets/x.pdf' }`.
- * Resolving them to page and file ids is left to the caller (see referencedLinks / referencedAssets).
+ * Reads resolve them to page and file ids of the revision (resolveDocumentRefs); documents
+ * written with id refs (`{kind:'page'}`, `{kind:'anchor'}`, `{kind:'file', file: <id>}`) come out
+ * as `/pages/<id>` and `/files/<id>` links, which the content API's writes resolve to paths.
  *
  * The leading `# H1` is the page title: markdownToDocument returns it as `title` and keeps it
  * out of the document; pass it back as `documentToMarkdown(doc, { title })`.
@@ -35,5 +37,6 @@ export { parseBlobMarkdown } from './parsed-blobs';
 export { documentToMarkdown, type DocumentToMarkdownOptions } from './document-to-markdown';
 export { documentToPlainText } from './document-to-plain-text';
 export { extractSections, type DocumentSection } from './extract-sections';
-export { referencedAssets, referencedLinks } from './referenced-urls';
+export { referencedAssets, referencedIncludes, referencedLinks } from './referenced-urls';
 export { headingSlug } from './heading-anchors';
+export { expandIncludes, refTargets, resolveDocumentRefs, resolveRefUrl, stableMarkdown, type RefTargets } from './resolve-refs';

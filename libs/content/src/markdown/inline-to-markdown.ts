@@ -116,9 +116,16 @@ function inlineNodeToMarkdown(node: DocumentInline, ctx: InlineContext): string 
   }
 }
 
+/** A file id rather than a path (`{% file %}` blocks parsed from markdown hold the path). */
+const FILE_ID = /^[A-Za-z0-9]{12,}$/;
+
 /** The raw URL a reference points at (see index.ts for how references are represented). */
 export function refUrl(ref: unknown): string {
   const r = (ref ?? {}) as ContentRef & Record<string, unknown>;
+  // Id refs (from a read that resolved them): the stable links the content API's writes resolve.
+  if (r.kind === 'page' && typeof r.page === 'string') return `/pages/${r.page}`;
+  if (r.kind === 'anchor' && typeof r.anchor === 'string') return `${typeof r.page === 'string' ? `/pages/${r.page}` : ''}#${r.anchor}`;
+  if (r.kind === 'file' && typeof r.file === 'string' && FILE_ID.test(r.file)) return `/files/${r.file}`;
   for (const field of ['url', 'file', 'page', 'anchor', 'space']) {
     if (typeof r[field] === 'string') return r[field] as string;
   }

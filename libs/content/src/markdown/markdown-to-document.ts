@@ -191,8 +191,12 @@ function convertNode(node: TokenNode): DocumentBlock[] {
   switch (token.type) {
     case 'paragraph_open':
       return convertParagraph(node.children[0]?.token);
-    case 'heading_open':
-      return [headingBlock(Number(token.tag.slice(1)) || 1, joinSegments(inlineTokensToSegments(node.children[0]?.token.children ?? [])))];
+    case 'heading_open': {
+      const { tokens, id } = customAnchor(node.children[0]?.token.children ?? []);
+      const heading = headingBlock(Number(token.tag.slice(1)) || 1, joinSegments(inlineTokensToSegments(tokens)));
+      if (id) heading.meta = { id };
+      return [heading];
+    }
     case 'bullet_list_open': {
       const tasks = (token.meta as TaskListMeta | null)?.taskList === true;
       return [block(tasks ? 'list-tasks' : 'list-unordered', {}, listItems(node, tasks))];
@@ -257,9 +261,14 @@ function convertContainer(item: Container, parentTag: string | null): DocumentBl
       const extra = rest.length === 1 && isSingleLinkParagraph(rest[0]) ? [] : rest;
       return [voidBlock('content-ref', { ref: { kind: 'url', url: tag.attrs.url } }), ...extra];
     }
-    case 'embed':
+    case 'embed': {
       if (!tag.attrs.url) return literal();
+      // `{% embed url %}caption{% endembed %}`: one paragraph of caption stays with the embed.
+      const only = item.closed && item.children.length === 1 ? item.children[0] : undefined;
+      const caption = only && !isContainer(only) && only.token.type === 'paragraph_open' ? only.children[0]?.token.content.trim() : undefined;
+      if (caption) return [voidBlock('embed', { ...embedData(tag.attrs), caption })];
       return [voidBlock('embed', embedData(tag.attrs)), ...convertItems(item.children, parentTag)];
+    }
     case 'file':
       if (!tag.attrs.src) return literal();
       return [voidBlock('file', { ref: { kind: 'file', file: tag.attrs.src } }), ...convertItems(item.children, parentTag)];
@@ -329,6 +338,25 @@ function listItems(list: TokenNode, tasks: boolean): DocumentBlock[] {
       const data = tasks ? { checked: (item.token.meta as TaskItemMeta | null)?.checked === true } : {};
       return block('list-item', data, convertSiblings(item.children, null));
     });
+}
+
+const ANCHOR_OPEN = /^<a\s+(?:href\s*=\s*"#([^"]*)"\s+)?id\s*=\s*"([^"]+)"\s*>$/i;
+
+/**
+ * A custom heading anchor as GitBook exports it, `## Title <a href="#id" id="id"></a>`: the id,
+ * and the heading's inline tokens without it.
+ */
+function customAnchor(tokens: MarkdownToken[]): { tokens: MarkdownToken[]; id?: string } {
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    if (tokens[i].type !== 'html_inline' || tokens[i + 1].type !== 'html_inline' || !/^<\/a\s*>$/i.test(tokens[i + 1].content)) continue;
+    const m = ANCHOR_OPEN.exec(tokens[i].content);
+    if (!m || (m[1] !== undefined && m[1] !== m[2])) continue;
+    const rest = [...tokens.slice(0, i), ...tokens.slice(i + 2)];
+    const last = rest[rest.length - 1];
+    if (last?.type === 'text' && i === rest.length) rest[rest.length - 1] = Object.assign(Object.create(Object.getPrototypeOf(last)), last, { content: last.content.trimEnd() });
+    return { tokens: rest, id: m[2] };
+  }
+  return { tokens };
 }
 
 function headingBlock(level: number, nodes: InlineNodes): DocumentBlock {

@@ -58,6 +58,8 @@ const CANONICAL: Array<[string, string]> = [
   ['stepper', '{% stepper %}\n{% step %}\nStep one.\n{% endstep %}\n\n{% step %}\nStep two.\n{% endstep %}\n{% endstepper %}\n'],
   ['columns', '{% columns %}\n{% column width="50%" %}\nLeft.\n{% endcolumn %}\n\n{% column width="50%" %}\nRight.\n{% endcolumn %}\n{% endcolumns %}\n'],
   ['unknown liquid tag kept as text', '{% include ".gitbook/includes/x.md" %}\n'],
+  ['embed with caption', '{% embed url="https://example.com/v" %}\nThe *caption*\n{% endembed %}\n'],
+  ['heading with a custom anchor', '## Install it <a href="#custom-anchor" id="custom-anchor"></a>\n\nText.\n'],
   ['unknown HTML kept as text', '\\<div align="center">\\\n\\</div>\n'],
 ];
 
@@ -108,6 +110,12 @@ const NON_CANONICAL: Array<[string, string]> = [
   ['raw html table', '<table>\n<tr><td>cell</td></tr>\n</table>\n'],
   ['front matter that is not YAML', '---\ndescription: [unclosed\n---\n\nBody.\n'],
   ['empty summary', '<details>\n\n<summary></summary>\n\n</details>\n'],
+  ['details right before endhint', '{% hint style="info" %}\n<details>\n<summary>Sum</summary>\n\nBody\n\n</details>\n{% endhint %}\n'],
+  ['details right before endtab', '{% tabs %}\n{% tab title="A" %}\n<details>\n<summary>Sum</summary>\n\nBody\n\n</details>\n{% endtab %}\n{% endtabs %}\n'],
+  ['details nested in details', '<details>\n\n<summary>Outer</summary>\n\n<details>\n\n<summary>Inner</summary>\n\nBody.\n\n</details>\n\n</details>\n'],
+  ['embed with caption on one line', '{% embed url="https://example.com/v" %}caption{% endembed %}\n'],
+  ['hint holding only code', '{% hint style="warning" %}\n```js\nx\n```\n{% endhint %}\n'],
+  ['hint holding only tabs', '{% hint style="danger" %}\n{% tabs %}\n{% tab title="A" %}\nOne.\n{% endtab %}\n{% endtabs %}\n{% endhint %}\n'],
   ['gitbook exported page', '---\ndescription: >-\n  Folded\n  text\n---\n\n# 🌉 For operators\n\n{% hint style="info" %}\nUse it.\\\nOr not\n{% endhint %}\n\n\\\nInstall from [here](https://x.y/)\n\n#### &#x20;elgafar-1 => nois\n'],
 ];
 
@@ -118,6 +126,56 @@ describe('markdown round trip: other inputs become stable after one conversion',
     assertValidDocument(result.parsed.document);
     expect(result.reparsed.document).toEqual(result.parsed.document);
     expect(result.markdownAgain).toBe(result.markdown);
+  });
+});
+
+describe('markdown round trip: what used to be lost', () => {
+  const plain = (markdown: string) => JSON.stringify(markdownToDocument(markdown).document);
+
+  it('details before an end tag: the container, the summary and the body stay', () => {
+    for (const markdown of [
+      '{% hint style="info" %}\n<details>\n<summary>Sum</summary>\n\nBody\n\n</details>\n{% endhint %}\n',
+      '{% tabs %}\n{% tab title="A" %}\n<details>\n<summary>Sum</summary>\n\nBody\n\n</details>\n{% endtab %}\n{% endtabs %}\n',
+    ]) {
+      const json = plain(markdown);
+      expect(json).not.toContain('{%');
+      expect(json).not.toContain('<details>');
+      expect(json).toContain('"text":"Sum"');
+      expect(json).toContain('"text":"Body"');
+      expect(json).toMatch(/"type":"(hint|tabs)"/);
+      expect(json).toContain('"type":"expandable"');
+    }
+  });
+
+  it('nested details keep both summaries', () => {
+    const json = plain('<details>\n\n<summary>Outer</summary>\n\n<details>\n\n<summary>Inner</summary>\n\nBody.\n\n</details>\n\n</details>\n');
+    expect(json).toContain('"text":"Outer"');
+    expect(json).toContain('"text":"Inner"');
+  });
+
+  it('an embed keeps its caption', () => {
+    const { document } = markdownToDocument('{% embed url="https://example.com/v" %}caption{% endembed %}\n');
+    expect(withoutKeys(document).nodes).toEqual([{ object: 'block', type: 'embed', data: { url: 'https://example.com/v', caption: 'caption' }, isVoid: true }]);
+  });
+
+  it('a hint holding only code or tabs is still there', () => {
+    expect(markdownToDocument('{% hint style="warning" %}\n```js\nx\n```\n{% endhint %}\n').document.nodes.map((n) => [n.type, n.data.style])).toEqual([
+      ['hint', 'warning'],
+      ['code', undefined],
+    ]);
+    expect(markdownToDocument('{% hint style="danger" %}\n{% tabs %}\n{% tab title="A" %}\nOne.\n{% endtab %}\n{% endtabs %}\n{% endhint %}\n').document.nodes.map((n) => n.type)).toEqual(['hint', 'tabs']);
+  });
+
+  it('a custom heading anchor (meta.id) is written as GitBook exports it and read back', () => {
+    const heading = { object: 'block', type: 'heading-2', data: {}, meta: { id: 'custom-anchor' }, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Flamingo heading', marks: [] }] }] };
+    const markdown = documentToMarkdown({ object: 'document', data: {}, nodes: [heading] } as any);
+    expect(markdown).toBe('## Flamingo heading <a href="#custom-anchor" id="custom-anchor"></a>\n');
+    const back = markdownToDocument(markdown).document.nodes[0];
+    expect(back.meta).toEqual({ id: 'custom-anchor' });
+    expect(back.nodes).toEqual([expect.objectContaining({ object: 'text', leaves: [expect.objectContaining({ text: 'Flamingo heading' })] })]);
+    // Generated anchors are not written out.
+    const plainHeading = { ...heading, meta: { id: 'flamingo-heading' } };
+    expect(documentToMarkdown({ object: 'document', data: {}, nodes: [plainHeading, { ...plainHeading, meta: { id: 'flamingo-heading-1' } }] } as any)).toBe('## Flamingo heading\n\n## Flamingo heading\n');
   });
 });
 

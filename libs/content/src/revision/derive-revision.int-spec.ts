@@ -62,6 +62,81 @@ describe('deriveRevision', () => {
   });
 });
 
+describe('deriveRevision files outside .gitbook/assets', () => {
+  it('lists every non-page file (legacy images/ and assets/ folders too), with image dimensions', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'quire-derive-files-'));
+    try {
+      const store = new ContentStore({ dataDir: dir });
+      const files = {
+        'README.md': enc('# Home\n\n![](images/legacy.png)\n\n[Doc](assets/doc.pdf)\n'),
+        'SUMMARY.md': enc('* [Home](README.md)\n'),
+        '.gitbook.yaml': enc('redirects:\n  old: README.md\n'),
+        '.gitbook/includes/snippet.md': enc('Snippet\n'),
+        'images/legacy.png': PNG_1x1,
+        'assets/doc.pdf': enc('%PDF-1.4'),
+        '.gitbook/assets/up/pic.png': PNG_1x1,
+      };
+      const revision = await store.writeRevision({ spaceId: 'files1', parents: [], files, message: 'one', author: { name: 'a', email: 'a@b' }, timestamp: new Date(0) });
+      let n = 0;
+      const derived = await deriveRevision({ store, spaceId: 'files1', revision, newId: () => `f${++n}` });
+      expect(derived.files.map((f) => [f.file, f.name, f.contentType, f.width ?? null]).sort()).toEqual([
+        ['.gitbook/assets/up/pic.png', 'up/pic.png', 'image/png', 1],
+        ['assets/doc.pdf', 'doc.pdf', 'application/pdf', null],
+        ['images/legacy.png', 'legacy.png', 'image/png', 1],
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('deriveRevision front matter page options', () => {
+  it('maps layout, cover/coverY and if to the page', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'quire-derive-fm-'));
+    try {
+      const store = new ContentStore({ dataDir: dir });
+      const fm = [
+        '---',
+        'cover: ../.gitbook/assets/cover%20(1).png',
+        'coverY: -42',
+        'layout:',
+        '  width: wide',
+        '  cover:',
+        '    visible: true',
+        '    size: full',
+        '  title:',
+        '    visible: false',
+        '  outline:',
+        '    visible: false',
+        '  pagination: false',
+        'if: visitor.claims.beta',
+        '---',
+        '# Page',
+        '',
+      ].join('\n');
+      const files = {
+        'README.md': enc('---\ncover: https://cdn.example.com/c.png\n---\n# Home\n'),
+        'SUMMARY.md': enc('* [Home](README.md)\n* [Page](guide/page.md)\n'),
+        'guide/page.md': enc(fm),
+        '.gitbook/assets/cover (1).png': PNG_1x1,
+      };
+      const revision = await store.writeRevision({ spaceId: 'fm1', parents: [], files, message: 'one', author: { name: 'a', email: 'a@b' }, timestamp: new Date(0) });
+      let n = 0;
+      const derived = await deriveRevision({ store, spaceId: 'fm1', revision, newId: () => `x${++n}` });
+      const coverId = derived.files.find((f) => f.file === '.gitbook/assets/cover (1).png')!.id;
+      expect(derived.pages[0].cover).toEqual({ url: 'https://cdn.example.com/c.png', yPos: 0 });
+      expect(derived.pages[0].layout).toBeUndefined();
+      expect(derived.pages[1]).toMatchObject({
+        layout: { width: 'wide', cover: true, coverSize: 'full', title: false, outline: false, pagination: false },
+        cover: { file: coverId, yPos: -42 },
+        condition: 'visitor.claims.beta',
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('deriveRevision of a revision without pages', () => {
   it('gives an empty tree for an empty space', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'quire-derive-empty-'));

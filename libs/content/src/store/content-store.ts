@@ -6,6 +6,7 @@ import { readBlob } from './read-blob';
 import { readRevision } from './read-revision';
 import { readRevisionFiles, type RevisionFile } from './read-revision-files';
 import { createStoreCaches, spaceRepo, type RevisionCommit, type SpaceRepo, type StoreCacheOptions, type StoreCaches } from './space-repo';
+import { advanceLiveRef } from './revision-refs';
 import { writeRevision, type WriteRevisionOptions } from './write-revision';
 
 export interface ContentStoreOptions extends StoreCacheOptions {
@@ -15,8 +16,9 @@ export interface ContentStoreOptions extends StoreCacheOptions {
 
 /**
  * Content bytes of every space: one bare git repository per space, one commit per
- * revision. No refs are kept: the events name the revisions, and a revision is addressed
- * by its commit id. Safe to share within a process; several processes may write to one
+ * revision. The events name the revisions, and a revision is addressed by its commit id;
+ * refs only keep every revision reachable (for `git gc` and clones): `refs/heads/main` at
+ * the live revision and `refs/quire/revisions/<id>` at each head (see revision-refs). Safe to share within a process; several processes may write to one
  * repository at once (objects are content-addressed and written atomically).
  */
 export class ContentStore {
@@ -39,6 +41,13 @@ export class ContentStore {
   /** Writes a revision (creating the repository if needed) and returns its commit id. */
   writeRevision(opts: WriteRevisionOptions & { spaceId: string }): Promise<string> {
     return writeRevision(this.repo(opts.spaceId), opts);
+  }
+
+  /** Moves `refs/heads/main` (what a clone checks out) to the space's new live revision,
+   * once the event that makes it live is appended. Forward only: a late call for an
+   * older live revision changes nothing. */
+  setLiveRevision(spaceId: string, revision: string): Promise<void> {
+    return advanceLiveRef(this.repo(spaceId), revision);
   }
 
   readRevision(spaceId: string, revision: string): Promise<RevisionCommit> {

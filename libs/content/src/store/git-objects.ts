@@ -17,6 +17,12 @@ import { promisify } from 'util';
 import { deflateSync, inflate } from 'zlib';
 
 const inflateAsync = promisify(inflate);
+/**
+ * git's own default for loose objects (`core.looseCompression` = 1): about three times faster
+ * than zlib's default level for under 1% more bytes, and deflateSync runs on the event loop.
+ * `git gc` recompresses when it packs them.
+ */
+const LOOSE_COMPRESSION = { level: 1 };
 import { gitFs } from './git-fs';
 import type { SpaceRepo } from './space-repo';
 
@@ -45,7 +51,14 @@ export async function writeObject(repo: SpaceRepo, type: GitObjectType, content:
   // git's own temporary-object prefix: `git gc` removes stale ones.
   const temporary = join(dir, `tmp_obj_${process.pid}_${randomBytes(6).toString('hex')}`);
   try {
-    await fs.promises.writeFile(temporary, deflateSync(wrapped));
+    try {
+      await fs.promises.writeFile(temporary, deflateSync(wrapped, LOOSE_COMPRESSION));
+    } catch (error) {
+      // `git gc` packs loose objects and removes their emptied fan-out directories.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      await fs.promises.mkdir(dir, { recursive: true });
+      await fs.promises.writeFile(temporary, deflateSync(wrapped, LOOSE_COMPRESSION));
+    }
     await fs.promises.rename(temporary, path);
   } catch (error) {
     await fs.promises.rm(temporary, { force: true });

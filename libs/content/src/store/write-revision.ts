@@ -1,6 +1,7 @@
 import { objectExists, serializeCommit, serializeTree, writeObject, type TreeItem } from './git-objects';
 import { initSpaceRepo } from './init-space-repo';
 import { readRevision } from './read-revision';
+import { recordTip } from './revision-refs';
 import { cacheKey, OID, type FileMode, type SpaceRepo } from './space-repo';
 import { InvalidPathError, ObjectNotFoundError } from './store.errors';
 
@@ -40,7 +41,8 @@ interface Dir {
 /**
  * Writes a revision as one commit and returns its oid. Blobs given as bytes are written
  * (skipped when the repository has them already); blobs given by oid must exist and are
- * not touched. Trees are built from the flat path map.
+ * not touched. Trees are built from the flat path map. The commit is kept reachable from a
+ * ref (see recordTip), so `git gc` never prunes it.
  */
 export async function writeRevision(repo: SpaceRepo, opts: WriteRevisionOptions): Promise<string> {
   const root = buildDirs(opts.files);
@@ -61,7 +63,9 @@ export async function writeRevision(repo: SpaceRepo, opts: WriteRevisionOptions)
   });
   const tree = await writeDir(repo, root);
   const commit = serializeCommit({ tree, parents: opts.parents, author: opts.author, timestamp: opts.timestamp, message: opts.message });
-  return writeObject(repo, 'commit', commit);
+  const oid = await writeObject(repo, 'commit', commit);
+  await recordTip(repo, oid, opts.parents);
+  return oid;
 }
 
 function buildDirs(files: Record<string, RevisionFileInput>): Dir {

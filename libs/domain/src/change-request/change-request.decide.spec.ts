@@ -1,6 +1,6 @@
 import { RevisionCreated } from '../revision/revision.events';
 import { ChangeRequestEvent } from './change-request.events';
-import { decideChangeRequest, PENDING_REQUEST_TTL_MS, StaleHeadError } from './change-request.decide';
+import { decideChangeRequest, PendingRequestError, StaleHeadError } from './change-request.decide';
 import { changeRequestAggregate, changeRequestBase, ChangeRequestState } from './change-request.state';
 import { mergeRuleViolations } from './merge-rules';
 import { decideChangeRequestNumber, spaceForChangeRequestsAggregate } from './space-change-requests';
@@ -40,12 +40,57 @@ describe('change request decisions', () => {
     expect(state).toMatchObject({ revision: 'r1', contributors: ['u2'] });
   });
 
-  it('holds edits while a merge is pending, until it ends or goes stale', () => {
-    const requested = given(created, { type: 'ChangeRequestMergeRequested', data: { changeRequestId: 'cr1', spaceId: 's1', requestId: 'q1', requestedBy: 'u1', at: now.toISOString() } });
-    expect(() => decideChangeRequest({ type: 'RecordChangeRequestRevision', revision: revision('r1'), onHead: 'r0' }, requested, ctx)).toThrow(/being merged/);
-    expect(decideChangeRequest({ type: 'RequestChangeRequestMerge', requestId: 'q2', actorId: 'u1', space: noRules }, requested, ctx)).toEqual([]);
-    const later = { now: new Date(now.getTime() + PENDING_REQUEST_TTL_MS + 1) };
-    expect(decideChangeRequest({ type: 'RecordChangeRequestRevision', revision: revision('r1'), onHead: 'r0' }, requested, later)).toHaveLength(1);
+  const mergeRequested: ChangeRequestEvent = { type: 'ChangeRequestMergeRequested', data: { changeRequestId: 'cr1', spaceId: 's1', requestId: 'q1', requestedBy: 'u1', at: now.toISOString() } };
+  const updateRequested: ChangeRequestEvent = { type: 'ChangeRequestUpdateRequested', data: { changeRequestId: 'cr1', spaceId: 's1', requestId: 'u1', requestedBy: 'u1', at: now.toISOString() } };
+  const hours = (n: number) => ({ now: new Date(now.getTime() + n * 3600_000) });
+
+  it('holds edits while a merge is pending, however long it runs, until it ends or its job is known to be gone', () => {
+    const requested = given(created, mergeRequested);
+    const edit = { type: 'RecordChangeRequestRevision' as const, revision: revision('r1'), onHead: 'r0' };
+    expect(() => decideChangeRequest(edit, requested, ctx)).toThrow(/being merged/);
+    expect(() => decideChangeRequest(edit, requested, hours(5))).toThrow(PendingRequestError);
+    expect(() => decideChangeRequest({ type: 'EditChangeRequest', status: 'open', actorId: 'u1' }, requested, hours(5))).toThrow(/being merged/);
+    expect(decideChangeRequest({ type: 'RequestChangeRequestMerge', requestId: 'q2', actorId: 'u1', space: noRules }, requested, hours(5))).toEqual([]);
+    // Released by the merge's end...
+    const failed: ChangeRequestEvent = {
+      type: 'ChangeRequestMergeFailed',
+      data: { changeRequestId: 'cr1', spaceId: 's1', requestId: 'q1', reason: 'conflicts', message: 'x', spaceRevision: 'r5', conflicts: ['a'], at: now.toISOString() },
+    };
+    expect(decideChangeRequest(edit, given(created, mergeRequested, failed), ctx)).toHaveLength(1);
+    // ...or when the caller verified its job gone; a new merge request then starts a new job.
+    expect(decideChangeRequest({ ...edit, abandoned: ['q1'] }, requested, ctx)).toHaveLength(1);
+    expect(decideChangeRequest({ type: 'RequestChangeRequestMerge', requestId: 'q2', actorId: 'u1', space: noRules, abandoned: ['q1'] }, requested, ctx)).toEqual([
+      expect.objectContaining({ type: 'ChangeRequestMergeRequested', data: expect.objectContaining({ requestId: 'q2' }) }),
+    ]);
+  });
+
+  it('never lets an update and a merge of one change request run at once', () => {
+    const merging = given(created, mergeRequested);
+    expect(() => decideChangeRequest({ type: 'RequestChangeRequestUpdate', requestId: 'u2', actorId: 'u1' }, merging, hours(1))).toThrow(
+      expect.objectContaining({ kind: 'merge', code: 'conflict' }),
+    );
+    expect(() =>
+      decideChangeRequest({ type: 'CompleteChangeRequestUpdate', requestId: 'u0', onHead: 'r0', revisionMergedAncestor: 'r5', conflicts: [] }, merging, ctx),
+    ).toThrow(/being merged/);
+    const updating = given(created, updateRequested);
+    expect(() => decideChangeRequest({ type: 'RequestChangeRequestMerge', requestId: 'q2', actorId: 'u1', space: noRules }, updating, hours(1))).toThrow(
+      expect.objectContaining({ kind: 'update', code: 'conflict' }),
+    );
+    expect(decideChangeRequest({ type: 'RequestChangeRequestMerge', requestId: 'q2', actorId: 'u1', space: noRules, abandoned: ['u1'] }, updating, ctx)).toHaveLength(1);
+    expect(decideChangeRequest({ type: 'RequestChangeRequestUpdate', requestId: 'u3', actorId: 'u1', abandoned: ['q1'] }, merging, ctx)).toHaveLength(1);
+  });
+
+  it('remembers what updates left conflicting, also across later clean updates', () => {
+    const updated = (conflicts: string[], conflictPageIds?: string[]): ChangeRequestEvent => ({
+      type: 'ChangeRequestUpdated',
+      data: { changeRequestId: 'cr1', spaceId: 's1', requestId: 'u1', revision: 'r2', revisionMergedAncestor: 'r5', result: conflicts.length ? 'conflicts' : 'update', conflicts, conflictPageIds, at: now.toISOString() },
+    });
+    expect(given(created, updated(['guide'], ['p1'])).updateConflicts).toEqual({ paths: ['guide'], pageIds: ['p1'] });
+    // Recorded before page ids were: found by path.
+    expect(given(created, updated(['guide'])).updateConflicts).toEqual({ paths: ['guide'], pageIds: [] });
+    expect(given(created, updated([])).updateConflicts).toBeUndefined();
+    // A later clean update does not take away markers an earlier one wrote; the merge checks the pages.
+    expect(given(created, updated(['guide'], ['p1']), updated([]), updated(['faq'], ['p2'])).updateConflicts).toEqual({ paths: ['guide', 'faq'], pageIds: ['p1', 'p2'] });
   });
 
   it('refuses a merge the rules block (422) and an archived change request (409)', () => {

@@ -7,10 +7,25 @@ import { changeRequestBase, ChangeRequestState, PendingRequest } from './change-
 import { mergeRuleViolations } from './merge-rules';
 
 /**
- * A merge or update asked for this long ago and never finished (its job was lost) no longer
- * holds the change request: a new request starts a new job.
+ * A pending merge or update holds the change request until its completion or failure event,
+ * however long its job runs. Only a request whose job the caller verified gone (failed for
+ * good, or no longer in the queue) stops holding: its id is passed in `abandoned`, and a new
+ * request then starts a new job.
  */
-export const PENDING_REQUEST_TTL_MS = 5 * 60 * 1000;
+export interface AbandonedRequests {
+  abandoned?: readonly string[];
+}
+
+/** The change request is held by a pending merge or update; `requestId` names its job. */
+export class PendingRequestError extends DomainError {
+  constructor(
+    readonly kind: 'merge' | 'update',
+    readonly request: PendingRequest,
+    message: string,
+  ) {
+    super('conflict', message);
+  }
+}
 
 export interface CreateChangeRequest {
   type: 'CreateChangeRequest';
@@ -22,7 +37,7 @@ export interface CreateChangeRequest {
   creatorId: string;
 }
 
-export interface EditChangeRequest {
+export interface EditChangeRequest extends AbandonedRequests {
   type: 'EditChangeRequest';
   subject?: string;
   description?: unknown | null;
@@ -31,13 +46,13 @@ export interface EditChangeRequest {
 }
 
 /** A content batch turned into a revision on top of `onHead` (the head it was computed from). */
-export interface RecordChangeRequestRevision {
+export interface RecordChangeRequestRevision extends AbandonedRequests {
   type: 'RecordChangeRequestRevision';
   revision: RevisionCreated;
   onHead: string;
 }
 
-export interface RequestChangeRequestMerge {
+export interface RequestChangeRequestMerge extends AbandonedRequests {
   type: 'RequestChangeRequestMerge';
   requestId: string;
   actorId: string;
@@ -62,7 +77,7 @@ export interface FailChangeRequestMerge {
   conflicts: string[];
 }
 
-export interface RequestChangeRequestUpdate {
+export interface RequestChangeRequestUpdate extends AbandonedRequests {
   type: 'RequestChangeRequestUpdate';
   requestId: string;
   actorId: string;
@@ -77,6 +92,8 @@ export interface CompleteChangeRequestUpdate {
   onHead: string;
   revisionMergedAncestor: string;
   conflicts: string[];
+  /** Ids of the pages among `conflicts`. */
+  conflictPageIds?: string[];
 }
 
 export type ChangeRequestCommand =
@@ -133,20 +150,22 @@ export function decideChangeRequest(command: ChangeRequestCommand, state: Change
       if (Object.keys(details).length > 0) events.push({ type: 'ChangeRequestDetailsChanged', data: { ...ids, ...details, by: command.actorId, at } });
       if (command.status !== undefined && command.status !== state.status) {
         if (state.status === 'merged') throw conflict('A merged change request keeps its status');
-        if (isPending(state.pendingMerge, ctx.now)) throw conflict('The change request is being merged');
+        holdFor(state.pendingMerge, 'merge', command.abandoned, 'The change request is being merged');
         events.push({ type: 'ChangeRequestStatusChanged', data: { ...ids, from: state.status, to: command.status, by: command.actorId, at } });
       }
       return events;
     }
     case 'RecordChangeRequestRevision': {
       if (state.status === 'merged') throw conflict('A merged change request cannot be edited');
-      if (isPending(state.pendingMerge, ctx.now)) throw conflict('The change request is being merged; edit it once the merge has finished');
+      holdFor(state.pendingMerge, 'merge', command.abandoned, 'The change request is being merged; edit it once the merge has finished');
       if (state.revision !== command.onHead) throw new StaleHeadError(command.onHead, state.revision);
       return [command.revision];
     }
     case 'RequestChangeRequestMerge': {
       // Already merged (a retried request) or already being merged: the caller waits for that.
-      if (state.status === 'merged' || isPending(state.pendingMerge, ctx.now)) return [];
+      if (state.status === 'merged' || isPending(state.pendingMerge, command.abandoned)) return [];
+      // An update moves the head under the merge: one at a time.
+      holdFor(state.pendingUpdate, 'update', command.abandoned, 'The change request is being updated from the space; merge it once the update has finished');
       if (state.status === 'archived') throw conflict('An archived change request cannot be merged; reopen it first');
       const violations = mergeRuleViolations(command.space.mergeRules, {
         outdated: command.space.revision !== changeRequestBase(state),
@@ -194,10 +213,13 @@ export function decideChangeRequest(command: ChangeRequestCommand, state: Change
       ];
     case 'RequestChangeRequestUpdate':
       if (state.status === 'merged') throw conflict('A merged change request cannot be updated');
-      if (isPending(state.pendingUpdate, ctx.now)) return [];
+      if (isPending(state.pendingUpdate, command.abandoned)) return [];
+      holdFor(state.pendingMerge, 'merge', command.abandoned, 'The change request is being merged; it cannot be updated meanwhile');
       return [{ type: 'ChangeRequestUpdateRequested', data: { ...ids, requestId: command.requestId, requestedBy: command.actorId, at } }];
     case 'CompleteChangeRequestUpdate': {
       if (state.status === 'merged') throw conflict('A merged change request cannot be updated');
+      // A merge requested after this update was abandoned works on the head as it is.
+      if (state.pendingMerge) throw conflict('The change request is being merged; it cannot be updated meanwhile');
       if (state.revision !== command.onHead) throw new StaleHeadError(command.onHead, state.revision);
       const events: ChangeRequestEvent[] = command.revision ? [command.revision] : [];
       events.push({
@@ -209,6 +231,7 @@ export function decideChangeRequest(command: ChangeRequestCommand, state: Change
           revisionMergedAncestor: command.revisionMergedAncestor,
           result: command.conflicts.length > 0 ? 'conflicts' : 'update',
           conflicts: command.conflicts,
+          ...(command.conflictPageIds?.length ? { conflictPageIds: command.conflictPageIds } : {}),
           at,
         },
       });
@@ -217,8 +240,12 @@ export function decideChangeRequest(command: ChangeRequestCommand, state: Change
   }
 }
 
-export function isPending(request: PendingRequest | undefined, now: Date): request is PendingRequest {
-  return !!request && now.getTime() - Date.parse(request.at) < PENDING_REQUEST_TTL_MS;
+export function isPending(request: PendingRequest | undefined, abandoned: readonly string[] = []): request is PendingRequest {
+  return !!request && !abandoned.includes(request.requestId);
+}
+
+function holdFor(request: PendingRequest | undefined, kind: 'merge' | 'update', abandoned: readonly string[] | undefined, message: string): void {
+  if (isPending(request, abandoned)) throw new PendingRequestError(kind, request, message);
 }
 
 function assertSubject(subject: string): void {

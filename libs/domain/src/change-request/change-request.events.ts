@@ -103,7 +103,11 @@ export type ChangeRequestUpdated = DomainEvent<
     /** The space revision merged in: the change request's new base. */
     revisionMergedAncestor: string;
     result: 'update' | 'conflicts';
+    /** Paths of the pages (API paths) and files that carry conflict markers in `revision`. */
     conflicts: string[];
+    /** Ids of the conflicting pages, so they are found after a move or rename. Optional:
+     * absent from updates recorded before it existed (their pages are found by path). */
+    conflictPageIds?: string[];
     at: string;
   }
 >;

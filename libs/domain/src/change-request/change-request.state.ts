@@ -31,6 +31,19 @@ export interface ChangeRequestState {
   contributors: string[];
   pendingMerge?: PendingRequest;
   pendingUpdate?: PendingRequest;
+  /** What updates left with conflict markers; a merge is refused while any of them still holds
+   * markers in the head. Kept across later updates: a clean update does not remove markers
+   * an earlier one wrote (they are the change request's own lines by then). */
+  updateConflicts?: { paths: string[]; pageIds: string[] };
+}
+
+function withConflicts(
+  known: ChangeRequestState['updateConflicts'],
+  paths: readonly string[],
+  pageIds: readonly string[],
+): ChangeRequestState['updateConflicts'] {
+  if (paths.length === 0 && pageIds.length === 0) return known;
+  return { paths: [...new Set([...(known?.paths ?? []), ...paths])], pageIds: [...new Set([...(known?.pageIds ?? []), ...pageIds])] };
 }
 
 /** The revision both the change request and the space moved on from. */
@@ -97,6 +110,7 @@ export const changeRequestAggregate: Aggregate<ChangeRequestState, ChangeRequest
           ...state,
           revision: d.revision,
           revisionMergedAncestor: d.revisionMergedAncestor,
+          updateConflicts: withConflicts(state.updateConflicts, d.conflicts, d.conflictPageIds ?? []),
           updatedAt: d.at,
           pendingUpdate: state.pendingUpdate?.requestId === d.requestId ? undefined : state.pendingUpdate,
         };

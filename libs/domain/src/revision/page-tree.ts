@@ -19,7 +19,30 @@ export interface RevisionPageNode {
   hidden?: boolean;
   href?: string;
   linkTitle?: string;
+  /** Layout options the page's front matter sets (`layout:`); GitBook's defaults for the rest. */
+  layout?: RevisionPageLayout;
+  /** Front matter `cover` / `coverY`: a revision file (by id) or an external URL. */
+  cover?: { file?: string; url?: string; yPos: number };
+  /** Adaptive-content condition, front matter `if`. */
+  condition?: string;
   children: RevisionPageNode[];
+}
+
+/** GitBook's RevisionPageLayoutOptions, each optional. */
+export interface RevisionPageLayout {
+  width?: 'default' | 'wide';
+  cover?: boolean;
+  coverSize?: 'hero' | 'full' | 'background';
+  coverMask?: 'none' | 'radial';
+  title?: boolean;
+  description?: boolean;
+  tableOfContents?: boolean;
+  outline?: boolean;
+  pagination?: boolean;
+  metadata?: boolean;
+  tags?: boolean;
+  actions?: boolean;
+  anchors?: boolean;
 }
 
 export interface RevisionFileNode {

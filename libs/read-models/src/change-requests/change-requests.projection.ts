@@ -11,6 +11,8 @@ export const changeRequestsProjection: Projection = {
   name: 'change-requests',
   // 4: quire_change_request_page reads markdown only (documents are parsed on read).
   version: 4,
+  // apply reads no result of its writes: a rebuild may coalesce them.
+  writeResultsUnused: true,
   tables: ['rm_change_requests'],
   handles: ['ChangeRequestCreated', 'ChangeRequestDetailsChanged', 'ChangeRequestStatusChanged', 'RevisionCreated', 'ChangeRequestMerged', 'ChangeRequestUpdated'],
   schema: (t) => `

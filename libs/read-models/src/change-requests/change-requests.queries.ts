@@ -1,5 +1,5 @@
 import { Queryable } from '@quire/platform/db/db';
-import { decodeCursor, ListResponse, toPage } from '@quire/platform/http/pagination';
+import { decodeCursor, ListResponse, timeIdCursor, toPage } from '@quire/platform/http/pagination';
 import type { ChangeRequestStatus } from '@quire/domain';
 import type { UserRow } from '../identity/identity.queries';
 import { PageContent, withDocument } from '../content/content.queries';
@@ -105,7 +105,7 @@ export class ChangeRequestQueries {
   /** Newest first by `orderBy`, keyset-paginated on (timestamp, id). */
   async list(spaceId: string, f: ChangeRequestFilters): Promise<ListResponse<ChangeRequestRow>> {
     const column = f.orderBy === 'createdAt' ? 'created_at' : 'updated_at';
-    const after = decodeCursor(f.page, 2) as [string, string] | undefined;
+    const after = decodeCursor(f.page, timeIdCursor);
     const r = await this.db.query<ChangeRequestRow>(
       `${SELECT}
         WHERE c.space_id = $1

@@ -1,6 +1,6 @@
 import { Queryable } from '@quire/platform/db/db';
 import { RevisionFileNode, RevisionPageNode } from '@quire/domain';
-import { parseBlobMarkdown } from '@quire/content/markdown';
+import { parseBlobMarkdown, refTargets, RefTargets } from '@quire/content/markdown';
 
 export interface RevisionRow {
   space_id: string;
@@ -55,8 +55,53 @@ export function withDocument<R extends { node: RevisionPageNode | null; markdown
   return row;
 }
 
+/** Ref targets of this many revisions kept (the newest loaded). */
+const REF_TARGETS_REVISIONS = 256;
+
 export class ContentQueries {
+  /** Per revision (immutable, so never stale): what its pages' references resolve to. */
+  private readonly targets = new Map<string, Promise<RefTargets | undefined>>();
+
   constructor(private readonly db: Queryable) {}
+
+  /**
+   * The pages (by repository path) and files of a revision that its pages' references can name,
+   * loaded once per revision; undefined while the content read model does not hold it.
+   */
+  refTargets(spaceId: string, revisionId: string): Promise<RefTargets | undefined> {
+    const key = `${spaceId}:${revisionId}`;
+    const hit = this.targets.get(key);
+    if (hit) return hit;
+    const loading = this.loadRefTargets(spaceId, revisionId).then(
+      (found) => {
+        if (!found) this.targets.delete(key);
+        return found;
+      },
+      (err) => {
+        this.targets.delete(key);
+        throw err;
+      },
+    );
+    this.targets.set(key, loading);
+    if (this.targets.size > REF_TARGETS_REVISIONS) this.targets.delete(this.targets.keys().next().value!);
+    return loading;
+  }
+
+  private async loadRefTargets(spaceId: string, revisionId: string): Promise<RefTargets | undefined> {
+    const r = await this.db.query<{ files: { id: string; file: string }[]; pages: [string, string | null][] }>(
+      `SELECT r.files,
+              (SELECT coalesce(jsonb_agg(jsonb_build_array(p.page_id, p.file)), '[]'::jsonb)
+                 FROM rm_revision_pages p WHERE p.space_id = r.space_id AND p.revision_id = r.id) AS pages
+         FROM rm_revisions r WHERE r.space_id = $1 AND r.id = $2`,
+      [spaceId, revisionId],
+    );
+    const row = r.rows[0];
+    if (!row) return undefined;
+    return refTargets(
+      row.pages.map(([id, file]) => ({ id, file })),
+      row.files,
+    );
+  }
 
   /** Whether the content read model holds this revision yet (its pages and contents come with it). */
   async hasRevision(spaceId: string, revisionId: string): Promise<boolean> {
@@ -65,6 +110,20 @@ export class ContentQueries {
 
   async revision(spaceId: string, revisionId: string): Promise<RevisionRow | undefined> {
     return (await this.db.query<RevisionRow>(`SELECT * FROM rm_revisions WHERE space_id = $1 AND id = $2`, [spaceId, revisionId])).rows[0];
+  }
+
+  /**
+   * A file of the space by id, as `revisionId` has it, or else as the newest revision of the
+   * space that holds it (a change request's file, or one since deleted: a file id names one file).
+   */
+  async file(spaceId: string, fileId: string, revisionId: string): Promise<RevisionFileNode | undefined> {
+    const r = await this.db.query<{ file: RevisionFileNode }>(
+      `SELECT f AS file FROM rm_revisions r, jsonb_array_elements(r.files) f
+        WHERE r.space_id = $1 AND f->>'id' = $2
+        ORDER BY (r.id = $3) DESC, r.created_at DESC LIMIT 1`,
+      [spaceId, fileId, revisionId],
+    );
+    return r.rows[0]?.file;
   }
 
   /** One query: the page with its subtree and, when asked, its content as markdown or document. */

@@ -20,12 +20,14 @@ export class MergeChangeRequestHandler implements ICommandHandler<MergeChangeReq
 
   async execute({ spaceId, changeRequestId, space, actorId }: MergeChangeRequestCommand) {
     const requestId = newEventId();
-    const { state } = await this.executor.append({
-      stream: changeRequestStream(changeRequestId),
-      aggregate: changeRequestAggregate,
-      decide: (s, ctx) => decideChangeRequest({ type: 'RequestChangeRequestMerge', requestId, actorId, space }, s, ctx),
-      metadata: { actor: actorId },
-    });
+    const { state } = await this.jobs.unlessHeld((abandoned) =>
+      this.executor.append({
+        stream: changeRequestStream(changeRequestId),
+        aggregate: changeRequestAggregate,
+        decide: (s, ctx) => decideChangeRequest({ type: 'RequestChangeRequestMerge', requestId, actorId, space, abandoned }, s, ctx),
+        metadata: { actor: actorId },
+      }),
+    );
     if (state.status === 'merged') return { revision: state.revisionMerged!, result: 'merge' as const };
     const pending = state.pendingMerge!;
     const { revision, result } = await this.jobs.run(QUEUES.changeRequestMerge, { spaceId, changeRequestId, requestId: pending.requestId, actorId }, 'merge');

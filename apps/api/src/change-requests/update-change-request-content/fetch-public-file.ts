@@ -26,11 +26,11 @@ export function isReservedAddress(address: string): boolean {
  * Name resolution that refuses reserved addresses, used for the connection itself so a name
  * cannot resolve to a public address when checked and a private one when connected to.
  */
-const guardedLookup: any = (hostname: string, options: any, callback: (...args: any[]) => void) => {
+const guardedLookup = (isReserved: (address: string) => boolean): any => (hostname: string, options: any, callback: (...args: any[]) => void) => {
   dnsLookup(hostname, { ...options, all: true }, (err, addresses: any) => {
     if (err) return callback(err);
     const list = addresses as Array<{ address: string; family: number }>;
-    const bad = list.find((a) => isReservedAddress(a.address));
+    const bad = list.find((a) => isReserved(a.address));
     if (bad || list.length === 0) return callback(Object.assign(new Error(`${hostname} resolves to a private or reserved address`), { code: 'RESERVED_ADDRESS' }));
     if (options?.all) return callback(null, list);
     callback(null, list[0].address, list[0].family);
@@ -42,12 +42,40 @@ export interface FetchedFile {
   contentType?: string;
 }
 
+export interface FetchPublicFileOptions {
+  maxBytes: number;
+  /** The whole download, redirects included, must end within this time: a server that
+   * sends a byte now and then cannot hold the request open. */
+  timeoutMs: number;
+  /** Which addresses are refused; every private and reserved one unless a test says otherwise. */
+  isReserved?: (address: string) => boolean;
+}
+
 /**
  * Downloads a file named by a public http(s) URL for insert_files: private and reserved
  * addresses are refused (the URL's host, every redirect, and the address actually connected
- * to), as are answers larger than `maxBytes`. Failures are bad input (400).
+ * to), as are answers larger than `maxBytes` (by their Content-Length, or once that many bytes
+ * arrived) and downloads that do not end within `timeoutMs`. Failures are bad input (400).
  */
-export async function fetchPublicFile(url: string, opts: { maxBytes: number; timeoutMs: number }, redirects = 3): Promise<FetchedFile> {
+export async function fetchPublicFile(url: string, opts: FetchPublicFileOptions): Promise<FetchedFile> {
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), opts.timeoutMs);
+  try {
+    return await fetchWithin(url, opts, deadline.signal, 3);
+  } catch (err) {
+    if (deadline.signal.aborted) throw badRequest(`Could not fetch ${url}: the download did not finish within ${formatSeconds(opts.timeoutMs)}`);
+    throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
+async function fetchWithin(url: string, opts: FetchPublicFileOptions, signal: AbortSignal, redirects: number): Promise<FetchedFile> {
+  const isReserved = opts.isReserved ?? isReservedAddress;
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -56,12 +84,12 @@ export async function fetchPublicFile(url: string, opts: { maxBytes: number; tim
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw badRequest(`${url}: only http(s) URLs can be fetched`);
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host) && isReservedAddress(host)) throw badRequest(`${url} points to a private or reserved address; send the bytes as base64 instead`);
-  if (/^localhost$/i.test(host) || /\.localhost$/i.test(host)) throw badRequest(`${url} points to a private or reserved address; send the bytes as base64 instead`);
+  if (isIP(host) && isReserved(host)) throw badRequest(`${url} points to a private or reserved address; send the bytes as base64 instead`);
+  if ((/^localhost$/i.test(host) || /\.localhost$/i.test(host)) && isReserved('127.0.0.1')) throw badRequest(`${url} points to a private or reserved address; send the bytes as base64 instead`);
 
   const client = parsed.protocol === 'https:' ? https : http;
   const response = await new Promise<http.IncomingMessage>((resolve, reject) => {
-    const request = client.get(parsed, { lookup: guardedLookup, timeout: opts.timeoutMs, headers: { 'user-agent': 'Quire file fetcher' } }, resolve);
+    const request = client.get(parsed, { lookup: guardedLookup(isReserved), timeout: opts.timeoutMs, signal, headers: { 'user-agent': 'Quire file fetcher' } }, resolve);
     request.on('timeout', () => request.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })));
     request.on('error', reject);
   }).catch((err: any) => {
@@ -73,11 +101,16 @@ export async function fetchPublicFile(url: string, opts: { maxBytes: number; tim
   if (status >= 300 && status < 400 && response.headers.location) {
     response.resume();
     if (redirects <= 0) throw badRequest(`Could not fetch ${url}: too many redirects`);
-    return fetchPublicFile(new URL(response.headers.location, parsed).toString(), opts, redirects - 1);
+    return fetchWithin(new URL(response.headers.location, parsed).toString(), opts, signal, redirects - 1);
   }
   if (status !== 200) {
     response.resume();
     throw badRequest(`Could not fetch ${url}: the server answered ${status}`);
+  }
+  const tooLarge = () => badRequest(`Could not fetch ${url}: the file is larger than ${opts.maxBytes} bytes`);
+  if (Number(response.headers['content-length'] ?? 0) > opts.maxBytes) {
+    response.destroy();
+    throw tooLarge();
   }
   const chunks: Buffer[] = [];
   let size = 0;
@@ -85,7 +118,7 @@ export async function fetchPublicFile(url: string, opts: { maxBytes: number; tim
     size += chunk.length;
     if (size > opts.maxBytes) {
       response.destroy();
-      throw badRequest(`Could not fetch ${url}: the file is larger than ${opts.maxBytes} bytes`);
+      throw tooLarge();
     }
     chunks.push(chunk);
   }

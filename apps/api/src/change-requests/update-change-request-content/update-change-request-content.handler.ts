@@ -8,6 +8,7 @@ import {
   decideChangeRequest,
   isPending,
   notFound,
+  PendingRequestError,
   RevisionFileNode,
   StaleHeadError,
 } from '@quire/domain';
@@ -17,6 +18,7 @@ import { ContentStore } from '@quire/content/store';
 import { CommandExecutor } from '@quire/projections/command-executor';
 import { newId } from '@quire/platform/ids/ids';
 import { commitAuthor, LoadedSpace, loadChangeRequest, loadSpace } from '../../../../worker/src/change-requests/change-request-streams';
+import { ChangeRequestJobs } from '../change-request-jobs';
 import { UpdateChangeRequestContentCommand } from './update-change-request-content.command';
 
 const MAX_ROUNDS = 10;
@@ -32,15 +34,22 @@ export class UpdateChangeRequestContentHandler implements ICommandHandler<Update
     private readonly executor: CommandExecutor,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     private readonly content: ContentStore,
+    private readonly jobs: ChangeRequestJobs,
   ) {}
 
-  async execute({ spaceId, changeRequestId, changes, actorId }: UpdateChangeRequestContentCommand) {
+  execute(command: UpdateChangeRequestContentCommand) {
+    return this.jobs.unlessHeld((abandoned) => this.apply(command, abandoned));
+  }
+
+  private async apply({ spaceId, changeRequestId, changes, actorId }: UpdateChangeRequestContentCommand, abandoned: string[]) {
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const cr = await loadChangeRequest(this.events, changeRequestId);
       if (!cr.state.exists || cr.state.spaceId !== spaceId) throw notFound('Change request not found');
       // Checked again when appending; checked here to spare the work.
       if (cr.state.status === 'merged') throw conflict('A merged change request cannot be edited');
-      if (isPending(cr.state.pendingMerge, new Date())) throw conflict('The change request is being merged; edit it once the merge has finished');
+      if (isPending(cr.state.pendingMerge, abandoned)) {
+        throw new PendingRequestError('merge', cr.state.pendingMerge, 'The change request is being merged; edit it once the merge has finished');
+      }
       let space: LoadedSpace | undefined;
       const tree = async (revision: string): Promise<RevisionTree | undefined> =>
         cr.trees.get(revision) ?? (space ??= await loadSpace(this.events, spaceId)).trees.get(revision);
@@ -68,7 +77,7 @@ export class UpdateChangeRequestContentHandler implements ICommandHandler<Update
         const { position } = await this.executor.append({
           stream: changeRequestStream(changeRequestId),
           aggregate: changeRequestAggregate,
-          decide: (state, ctx) => decideChangeRequest({ type: 'RecordChangeRequestRevision', revision: written.event, onHead: head.revision }, state, ctx),
+          decide: (state, ctx) => decideChangeRequest({ type: 'RecordChangeRequestRevision', revision: written.event, onHead: head.revision, abandoned }, state, ctx),
           metadata: { actor: actorId },
         });
         if (position) await this.executor.waitFor(position, ['RevisionCreated']);

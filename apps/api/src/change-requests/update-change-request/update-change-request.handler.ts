@@ -16,12 +16,14 @@ export class UpdateChangeRequestHandler implements ICommandHandler<UpdateChangeR
 
   async execute({ spaceId, changeRequestId, actorId }: UpdateChangeRequestCommand) {
     const requestId = newEventId();
-    const { state } = await this.executor.append({
-      stream: changeRequestStream(changeRequestId),
-      aggregate: changeRequestAggregate,
-      decide: (s, ctx) => decideChangeRequest({ type: 'RequestChangeRequestUpdate', requestId, actorId }, s, ctx),
-      metadata: { actor: actorId },
-    });
+    const { state } = await this.jobs.unlessHeld((abandoned) =>
+      this.executor.append({
+        stream: changeRequestStream(changeRequestId),
+        aggregate: changeRequestAggregate,
+        decide: (s, ctx) => decideChangeRequest({ type: 'RequestChangeRequestUpdate', requestId, actorId, abandoned }, s, ctx),
+        metadata: { actor: actorId },
+      }),
+    );
     const pending = state.pendingUpdate!;
     const { revision, result } = await this.jobs.run(QUEUES.changeRequestUpdate, { spaceId, changeRequestId, requestId: pending.requestId, actorId }, 'update');
     return { revision, result };
