@@ -157,6 +157,51 @@ describe('spaces (e2e, official client)', () => {
     }
   });
 
+  it('takes only real emoji: decoded code points that are pictographic, regional indicators or a keycap', async () => {
+    for (const emoji of ['abc', 'ff', '1234', '#', '1f3fd', '110000']) {
+      const r = await q.http('POST', `/v1/orgs/${orgId}/spaces`, { token: owner.token, body: { emoji } });
+      expect([emoji, r.status, r.body.error?.message]).toEqual([emoji, 400, expect.stringMatching(/emoji/)]);
+    }
+    for (const emoji of ['1f600', '1f468-200d-1f4bb', '1f1eb-1f1f7', '0023-fe0f-20e3', '🎉']) {
+      const r = await q.http('POST', `/v1/orgs/${orgId}/spaces`, { token: owner.token, body: { emoji } });
+      expect([emoji, r.status, r.body.emoji]).toEqual([emoji, 201, emoji]);
+    }
+  });
+
+  it('counts title characters in code points, as GitBook does (an emoji is one)', async () => {
+    const fifty = '😀'.repeat(50);
+    const created = await q.http('POST', `/v1/orgs/${orgId}/spaces`, { token: owner.token, body: { title: '😀'.repeat(26) } });
+    expect([created.status, created.body.title]).toEqual([201, '😀'.repeat(26)]);
+    const patched = await q.http('PATCH', `/v1/spaces/${created.body.id}`, { token: owner.token, body: { title: fifty } });
+    expect([patched.status, patched.body.title]).toEqual([200, fifty]);
+    expect((await q.http('PATCH', `/v1/spaces/${created.body.id}`, { token: owner.token, body: { title: fifty + '😀' } })).status).toBe(400);
+    const copy = await q.http('POST', `/v1/spaces/${created.body.id}/duplicate`, { token: owner.token });
+    expect([copy.status, copy.body.title]).toEqual([201, `Copy of ${'😀'.repeat(42)}`]);
+    const collection = await q.http('POST', `/v1/orgs/${orgId}/collections`, { token: owner.token, body: { title: '😀'.repeat(26) } });
+    expect([collection.status, collection.body.title]).toEqual([201, '😀'.repeat(26)]);
+    const renamed = await q.http('PATCH', `/v1/collections/${collection.body.id}`, { token: owner.token, body: { title: fifty } });
+    expect([renamed.status, renamed.body.title]).toEqual([200, fifty]);
+  });
+
+  it('shows the visibility that was set, in a collection too, with urls.published for every visibility but private', async () => {
+    const { data: collection } = await owner.api.orgs.createCollection(orgId, { title: 'Visibility' });
+    const { data: space } = await owner.api.orgs.createSpace(orgId, { title: 'V', parent: collection.id });
+    expect(space.visibility).toBe('in-collection');
+    const priv = await q.http('PATCH', `/v1/spaces/${space.id}`, { token: owner.token, body: { visibility: 'private' } });
+    expect([priv.body.visibility, priv.body.urls.published]).toEqual(['private', undefined]);
+    expect((await owner.api.spaces.getSpaceById(space.id)).data.visibility).toBe('private');
+    const back = await q.http('PATCH', `/v1/spaces/${space.id}`, { token: owner.token, body: { visibility: 'in-collection' } });
+    expect([back.body.visibility, back.body.urls.published]).toEqual(['in-collection', expect.stringContaining(space.id)]);
+    // The reverse: a collection space that does not inherit its access, set to in-collection.
+    const { data: own } = await owner.api.orgs.createSpace(orgId, { title: 'Own level', parent: collection.id });
+    const level = await q.http('PATCH', `/v1/spaces/${own.id}`, { token: owner.token, body: { defaultLevel: 'read' } });
+    expect(level.body.visibility).toBe('private');
+    const set = await q.http('PATCH', `/v1/spaces/${own.id}`, { token: owner.token, body: { visibility: 'in-collection' } });
+    expect([set.status, set.body.visibility, set.body.urls.published]).toEqual([200, 'in-collection', expect.stringContaining(own.id)]);
+    const pub = await q.http('PATCH', `/v1/spaces/${own.id}`, { token: owner.token, body: { visibility: 'public' } });
+    expect([pub.body.visibility, pub.body.urls.public]).toEqual(['public', pub.body.urls.published]);
+  });
+
   it('duplicates a space with its settings and parent, recording where it came from', async () => {
     const { data: collection } = await owner.api.orgs.createCollection(orgId, { title: 'Dups' });
     const { data: source } = await owner.api.orgs.createSpace(orgId, { title: 'A title that is exactly fifty characters long!!!!!', parent: collection.id, emoji: '1f600', language: 'es' as any });
@@ -219,6 +264,44 @@ describe('spaces (e2e, official client)', () => {
     expect((await q.http('GET', `/v1/orgs/${org.body.id}/spaces?page=garbage`, { token: owner.token })).status).toBe(400);
     expect((await q.http('GET', `/v1/orgs/${org.body.id}/spaces?limit=1001`, { token: owner.token })).status).toBe(400);
     expect((await q.http('GET', `/v1/orgs/nope/spaces`, { token: owner.token })).status).toBe(404);
+  });
+
+  it('answers 400 "Invalid page cursor" on every paginated list for a cursor of the wrong shape or element types', async () => {
+    const org = await q.http('POST', '/v1/orgs', { token: owner.token, body: { title: 'Cursor Org' } });
+    const collection = await q.http('POST', `/v1/orgs/${org.body.id}/collections`, { token: owner.token, body: { title: 'C' } });
+    const space = await q.http('POST', `/v1/orgs/${org.body.id}/spaces`, { token: owner.token, body: { title: 'S', parent: collection.body.id } });
+    const cr = await q.http('POST', `/v1/spaces/${space.body.id}/change-requests`, { token: owner.token, body: { subject: 'cursor' } });
+    expect([space.status, cr.status]).toEqual([201, 201]);
+    const enc = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+    const lists: [string, unknown[][]][] = [];
+    const timeId = [['not-a-date', 'x'], ['2020-13-45T00:00:00.000Z', 'x'], ['0000-01-01T00:00:00.000Z', 'x'], [1, 2], [{ a: 1 }, 'x'], ['2020-01-01T00:00:00.000Z', 3], ['2020-01-01T00:00:00.000Z'], []];
+    const id = [[1], [{ a: 1 }], [null], [''], ['a', 'b'], []];
+    for (const path of [`/v1/orgs/${org.body.id}/spaces`, `/v1/collections/${collection.body.id}/spaces`, `/v1/orgs/${org.body.id}/collections`, `/v1/spaces/${space.body.id}/change-requests`, `/v1/spaces/${space.body.id}/git/imports`])
+      lists.push([path, timeId]);
+    for (const path of [
+      `/v1/orgs/${org.body.id}/members`,
+      `/v1/spaces/${space.body.id}/permissions/aggregate`,
+      `/v1/spaces/${space.body.id}/permissions/users`,
+      `/v1/collections/${collection.body.id}/permissions/aggregate`,
+      `/v1/collections/${collection.body.id}/permissions/users`,
+      `/v1/integrations`,
+      `/v1/spaces/${space.body.id}/content/files`,
+      `/v1/spaces/${space.body.id}/change-requests/${cr.body.id}/content/files`,
+    ])
+      lists.push([path, id]);
+    const search = [['all', 'x', 's', 'p', 1], ['nope', 1, 's', 'p', 1], ['all', 1, 's', 'p', 0], [1, 2, 3, 4, 5]];
+    lists.push([`/v1/spaces/${space.body.id}/search?query=x`, search], [`/v1/orgs/${org.body.id}/search?query=x`, search]);
+    const failures: string[] = [];
+    for (const [path, bad] of lists) {
+      for (const page of [...bad.map(enc), 'garbage!', enc({ a: 1 })]) {
+        const r = await q.http('GET', `${path}${path.includes('?') ? '&' : '?'}page=${page}`, { token: owner.token });
+        if (r.status !== 400 || r.body?.error?.message !== 'Invalid page cursor') failures.push(`${path} ${Buffer.from(page, 'base64url').toString()} -> ${r.status} ${JSON.stringify(r.body)}`);
+      }
+      // A well-formed cursor still pages.
+      const ok = await q.http('GET', `${path}${path.includes('?') ? '&' : '?'}page=${enc(bad === timeId ? ['2020-01-01T00:00:00.000Z', 'x'] : bad === id ? ['a'] : ['all', 1, 's', 'p', 1])}`, { token: owner.token });
+      if (ok.status !== 200) failures.push(`${path} (valid cursor) -> ${ok.status} ${JSON.stringify(ok.body)}`);
+    }
+    expect(failures).toEqual([]);
   });
 
   it('follows SpaceRevisionChanged from the content side', async () => {

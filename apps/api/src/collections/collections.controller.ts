@@ -1,7 +1,6 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { FastifyReply } from 'fastify';
-import { DomainError, roleAtLeast } from '@quire/domain';
 import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
 import { CollectionQueries } from '@quire/read-models/collections/collections.queries';
 import { SpaceQueries } from '@quire/read-models/spaces/spaces.queries';
@@ -25,19 +24,13 @@ export class CollectionsController {
     @Inject(QUIRE_CONFIG) private readonly config: QuireConfig,
   ) {}
 
-  /** Needs `create` in the organization, or on the parent collection when one is given. */
+  /** Needs `create` in the organization, or on the parent collection when one is given (guests included). */
   @Post('orgs/:organizationId/collections')
   @HttpCode(201)
   async create(@Param('organizationId') organizationId: string, @Body() body: unknown, @CurrentCaller() caller: Caller, @Res({ passthrough: true }) reply: FastifyReply) {
-    const { role: orgRole } = await this.access.organizationAccess(caller, organizationId);
     const input = parseInput(createCollectionBody, body);
-    let parent: { collectionId: string; organizationId: string; depth: number } | undefined;
-    if (input.parent) {
-      const collection = await this.access.parentCollection(caller, input.parent);
-      parent = { collectionId: collection.id, organizationId: collection.organization_id, depth: collection.depth };
-    } else if (!roleAtLeast(orgRole, 'create')) {
-      throw new DomainError('forbidden', 'Creating a collection requires the create role in the organization');
-    }
+    const collection = await this.access.creationParent(caller, organizationId, input.parent, 'collection');
+    const parent = collection ? { collectionId: collection.id, organizationId: collection.organization_id, depth: collection.depth } : undefined;
     const { collectionId } = await this.commands.execute(new CreateCollectionCommand({ organizationId, title: input.title, parent }, caller.user.id));
     void reply.header('location', `${this.config.publicUrl}/v1/collections/${collectionId}`);
     return this.show(caller, collectionId);

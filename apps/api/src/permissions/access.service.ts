@@ -21,12 +21,18 @@ export class AccessService {
 
   /**
    * The space and the caller's role on it. Deleted spaces are invisible unless `deleted: true`
-   * (delete and restore act on them).
+   * (delete and restore act on them); `sharedWith` grants read to a caller without a role.
    */
-  async spaceAccess(caller: Caller, spaceId: string, needed: Role = 'read', opts: { deleted?: boolean } = {}): Promise<{ space: SpaceAccessRow; role: Role }> {
+  async spaceAccess(
+    caller: Caller,
+    spaceId: string,
+    needed: Role = 'read',
+    opts: { deleted?: boolean; sharedWith?: (space: SpaceAccessRow) => boolean } = {},
+  ): Promise<{ space: SpaceAccessRow; role: Role }> {
     parseInput(entityId, spaceId, 'spaceId');
     const space = await this.access.space(spaceId, caller.user.id);
-    const role = space ? this.roleOf(caller, space) : null;
+    // A share link (opts.sharedWith: the request holds the space's share key) lets anyone read.
+    const role = space ? (this.roleOf(caller, space) ?? (opts.sharedWith?.(space) ? 'read' : null)) : null;
     if (!space || !role || (space.deleted_at && !opts.deleted)) throw notFound('Space not found');
     if (!roleAtLeast(role, needed)) throw insufficient('space', needed);
     return { space, role };
@@ -61,6 +67,32 @@ export class AccessService {
     const collection = await this.access.collection(collectionId, caller.user.id);
     const role = collection ? this.roleOf(caller, collection) : null;
     if (!collection || !role) throw badRequest('Invalid body: parent: no such collection');
+    if (!roleAtLeast(role, 'create')) throw insufficient('parent collection', 'create');
+    return collection;
+  }
+
+  /**
+   * Where a new space or collection goes, and whether the caller may put it there: with a
+   * `parent`, the create role on that collection (what `permissions.create` shows, and what
+   * duplicating needs), whether or not they are a member of the organization; without one, the
+   * create role in the organization. A guest who cannot use the parent learns nothing about the
+   * organization (404), as a member asking about another organization's collection gets 400.
+   */
+  async creationParent(caller: Caller, organizationId: string, parentId: string | undefined, what: 'space' | 'collection'): Promise<CollectionAccessRow | undefined> {
+    if (!parentId) {
+      const { role } = await this.organizationAccess(caller, organizationId);
+      if (!roleAtLeast(role, 'create')) throw new DomainError('forbidden', `Creating a ${what} requires the create role in the organization`);
+      return undefined;
+    }
+    parseInput(entityId, organizationId, 'organizationId');
+    const organization = await this.identity.organization(organizationId);
+    if (!organization) throw notFound('Organization not found');
+    const member = caller.instanceAdmin || isRole(await this.identity.memberRole(organizationId, caller.user.id));
+    if (member) return this.parentCollection(caller, parentId);
+    parseInput(entityId, parentId, 'body.parent');
+    const collection = await this.access.collection(parentId, caller.user.id);
+    const role = collection ? this.roleOf(caller, collection) : null;
+    if (!collection || !role || collection.organization_id !== organizationId) throw notFound('Organization not found');
     if (!roleAtLeast(role, 'create')) throw insufficient('parent collection', 'create');
     return collection;
   }

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Qu
 import { CommandBus } from '@nestjs/cqrs';
 import { FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { DomainError, Role, roleAtLeast } from '@quire/domain';
+import { DomainError, Role, roleAtLeast, unprocessable } from '@quire/domain';
 import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
 import { IdentityQueries } from '@quire/read-models/identity/identity.queries';
 import { AccessQueries, SpaceAccessRow } from '@quire/read-models/permissions/permissions.queries';
@@ -18,6 +18,7 @@ import { RestoreSpaceCommand } from './restore-space/restore-space.command';
 import { UpdateSpaceCommand } from './update-space/update-space.command';
 import { createSpaceBody, updateSpaceBody } from './spaces.dto';
 import { presentSpace } from './spaces.presenter';
+import { opensShareLink } from './share-links';
 
 const getSpaceQuery = z.object({ shareKey: z.string().max(500).optional() });
 
@@ -32,19 +33,13 @@ export class SpacesController {
     @Inject(QUIRE_CONFIG) private readonly config: QuireConfig,
   ) {}
 
-  /** Needs `create` in the organization, or on the parent collection when one is given. */
+  /** Needs `create` in the organization, or on the parent collection when one is given (guests included). */
   @Post('orgs/:organizationId/spaces')
   @HttpCode(201)
   async create(@Param('organizationId') organizationId: string, @Body() body: unknown, @CurrentCaller() caller: Caller, @Res({ passthrough: true }) reply: FastifyReply) {
-    const { role: orgRole } = await this.access.organizationAccess(caller, organizationId);
     const input = parseInput(createSpaceBody, body);
-    let parent: { collectionId: string; organizationId: string } | undefined;
-    if (input.parent) {
-      const collection = await this.access.parentCollection(caller, input.parent);
-      parent = { collectionId: collection.id, organizationId: collection.organization_id };
-    } else if (!roleAtLeast(orgRole, 'create')) {
-      throw new DomainError('forbidden', 'Creating a space requires the create role in the organization');
-    }
+    const collection = await this.access.creationParent(caller, organizationId, input.parent, 'space');
+    const parent = collection ? { collectionId: collection.id, organizationId: collection.organization_id } : undefined;
     const { spaceId } = await this.commands.execute(new CreateSpaceCommand({ ...input, organizationId, parent }, caller.user.id));
     void reply.header('location', `${this.config.publicUrl}/v1/spaces/${spaceId}`);
     return this.show(caller, spaceId);
@@ -60,9 +55,10 @@ export class SpacesController {
 
   @Get('spaces/:spaceId')
   async get(@Param('spaceId') spaceId: string, @Query() query: unknown, @CurrentCaller() caller: Caller) {
-    // shareKey resolves share-link URLs of published sites; spaces are not published that way yet.
-    parseInput(getSpaceQuery, query, 'query');
-    const { space, role } = await this.access.spaceAccess(caller, spaceId);
+    // shareKey: the key of a share-link space's published URL reads it without a role.
+    const { shareKey } = parseInput(getSpaceQuery, query, 'query');
+    const sharedWith = shareKey === undefined ? undefined : (space: SpaceAccessRow) => opensShareLink(this.config, space, shareKey);
+    const { space, role } = await this.access.spaceAccess(caller, spaceId, 'read', { sharedWith });
     return presentSpace(this.config, space, role);
   }
 
@@ -70,6 +66,10 @@ export class SpacesController {
   async update(@Param('spaceId') spaceId: string, @Body() body: unknown, @CurrentCaller() caller: Caller) {
     await this.access.spaceAccess(caller, spaceId, 'admin');
     const changes = parseInput(updateSpaceBody, body);
+    // Share keys are derived from QUIRE_SECRET_KEY (share-links.ts): without it there is no link to give.
+    if (changes.visibility === 'share-link' && !this.config.secretKey) {
+      throw unprocessable('The share-link visibility needs QUIRE_SECRET_KEY to be configured on the server');
+    }
     await this.commands.execute(new UpdateSpaceCommand(spaceId, changes, caller.user.id));
     return this.show(caller, spaceId);
   }

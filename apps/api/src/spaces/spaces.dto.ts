@@ -3,14 +3,32 @@ import { SPACE_EDIT_MODES, SPACE_TITLE_MAX, SPACE_VISIBILITIES, TRANSLATION_LANG
 import { entityId } from '../http/validation';
 import { defaultLevelInput } from '../permissions/permissions.dto';
 
-/** GitBook's Emoji: a character ("🎉") or its code points ("1f389", "1f468-200d-1f4bb"), at most 50. */
+/**
+ * GitBook's Emoji: its code points in hex ("1f389", "1f468-200d-1f4bb"), or the character
+ * itself ("🎉"), at most 50. Decoded, it must be a real emoji: an Extended_Pictographic or
+ * Regional_Indicator character (with any joiners, variation selectors, skin tones and tags),
+ * or a keycap sequence ("0023-fe0f-20e3"). "abc", "ff", "1234" and "#" are not emoji.
+ */
 export const emojiInput = z
   .string()
   .max(50)
-  .regex(
-    /^(?:[0-9a-f]{2,6}(?:-[0-9a-f]{2,6})*|(?:\p{Extended_Pictographic}|\p{Emoji_Component}|\p{Regional_Indicator}|\u200d|\ufe0f)+)$/iu,
-    'must be an emoji or its code points',
-  );
+  .refine((value) => isEmoji(value), 'must be an emoji or its code points');
+
+const HEX_EMOJI = /^[0-9a-f]{2,6}(?:-[0-9a-f]{2,6})*$/i;
+const EMOJI_PART = /^(?:\p{Extended_Pictographic}|\p{Regional_Indicator}|\p{Emoji_Modifier}|\u200d|\ufe0f|\ufe0e|[\u{e0020}-\u{e007f}])$/u;
+const KEYCAP = /^[0-9#*]\ufe0f?\u20e3$/u;
+
+export function isEmoji(value: string): boolean {
+  let text = value;
+  if (HEX_EMOJI.test(value)) {
+    const points = value.split('-').map((h) => parseInt(h, 16));
+    if (points.some((p) => p > 0x10ffff || (p >= 0xd800 && p <= 0xdfff))) return false;
+    text = String.fromCodePoint(...points);
+  }
+  if (KEYCAP.test(text)) return true;
+  const chars = [...text];
+  return chars.length > 0 && chars.every((c) => EMOJI_PART.test(c)) && chars.some((c) => /^(?:\p{Extended_Pictographic}|\p{Regional_Indicator})$/u.test(c));
+}
 
 const mergeRule = z.union([
   z.object({ rule: z.enum(['require_specific_reviewers', 'require_one_of_specific_reviewers', 'allow_bypass']), users: z.array(entityId).max(100) }),

@@ -1,15 +1,19 @@
 import { QuireConfig } from '@quire/platform/config/config';
 import { decodeLevel, Role, spacePermissions } from '@quire/domain';
 import { SpaceRow } from '@quire/read-models/spaces/spaces.queries';
+import { SHARE_PARAM, shareKey } from './share-links';
 
 /**
- * `public` and `unlisted` spaces (set by UpdateSpace) are published as a docs site to anyone
- * (apps/api/src/site). Otherwise a space in the `in-collection` visibility follows its
- * collection's access, and every other space is `private` (members and invited users only).
- * `urls.published` shows for every space readable beyond itself, `urls.public` for public ones.
+ * What UpdateSpace set, as set: `public` and `unlisted` spaces are published as a docs site to
+ * anyone (apps/api/src/site), `in-collection` ones under their collection, `private` ones not at
+ * all, `share-link` ones to whoever has the link with its key (share-links.ts). A space whose
+ * visibility was never set shows `in-collection` when it is in a collection and inherits its
+ * access, `private` otherwise. `urls.published` shows for every visibility but `private` (for a
+ * share-link space, with its key: the link to hand out), `urls.public` for public spaces.
  */
-export function spaceVisibility(row: Pick<SpaceRow, 'parent' | 'default_level' | 'visibility'>): 'public' | 'unlisted' | 'in-collection' | 'private' {
-  if (row.visibility === 'public' || row.visibility === 'unlisted') return row.visibility;
+export function spaceVisibility(row: Pick<SpaceRow, 'parent' | 'default_level' | 'visibility'>): 'public' | 'unlisted' | 'share-link' | 'in-collection' | 'private' {
+  if (row.visibility === 'public' || row.visibility === 'unlisted' || row.visibility === 'share-link' || row.visibility === 'private') return row.visibility;
+  if (row.visibility === 'in-collection' && row.parent) return 'in-collection';
   return row.parent && row.default_level === 'inherit' ? 'in-collection' : 'private';
 }
 
@@ -47,7 +51,7 @@ export function presentSpace(config: QuireConfig, row: SpaceRow, role: Role | nu
     urls: {
       location: `${config.publicUrl}/v1/spaces/${row.id}`,
       app: `${config.appUrl}/s/${row.id}`,
-      ...(visibility !== 'private' ? { published: publishedSpaceUrl(config, row) } : {}),
+      ...(visibility !== 'private' ? publishedUrls(config, row, visibility) : {}),
       ...(visibility === 'public' ? { public: publishedSpaceUrl(config, row) } : {}),
       ...(row.icon ? { icon: row.icon } : {}),
     },
@@ -63,6 +67,13 @@ export function presentSpace(config: QuireConfig, row: SpaceRow, role: Role | nu
     changeRequestsDraft: row.change_requests_draft,
     permissions: spacePermissions(role, row.edit_mode),
   };
+}
+
+/** `urls.published`; a share-link space's is its share link, and absent while it has no key. */
+function publishedUrls(config: QuireConfig, row: SpaceRow, visibility: string): { published?: string } {
+  if (visibility !== 'share-link') return { published: publishedSpaceUrl(config, row) };
+  const key = shareKey(config, row);
+  return key ? { published: `${publishedSpaceUrl(config, row)}?${SHARE_PARAM}=${key}` } : {};
 }
 
 export const iso = (d: Date | string) => new Date(d).toISOString();

@@ -71,7 +71,7 @@ export function decideCollection(command: CollectionCommand, state: CollectionSt
       if (c.description !== undefined && c.description !== state.description) changes.description = c.description;
       if (c.defaultLevel !== undefined && c.defaultLevel !== state.defaultLevel) changes.defaultLevel = c.defaultLevel;
       if (changes.title !== undefined) assertTitle(changes.title);
-      if (changes.description !== undefined && changes.description.length > COLLECTION_DESCRIPTION_MAX) {
+      if (changes.description !== undefined && [...changes.description].length > COLLECTION_DESCRIPTION_MAX) {
         throw badRequest(`A collection description has at most ${COLLECTION_DESCRIPTION_MAX} characters`);
       }
       if (Object.keys(changes).length === 0) return [];
@@ -95,5 +95,5 @@ export function decideCollection(command: CollectionCommand, state: CollectionSt
 }
 
 function assertTitle(title: string): void {
-  if (title.length > COLLECTION_TITLE_MAX) throw badRequest(`A collection title has at most ${COLLECTION_TITLE_MAX} characters`);
+  if ([...title].length > COLLECTION_TITLE_MAX) throw badRequest(`A collection title has at most ${COLLECTION_TITLE_MAX} characters`);
 }

@@ -160,8 +160,11 @@ function assertLive(state: SpaceState): void {
   if (!state.exists || state.deletedAt) throw notFound('Space not found');
 }
 
+/** Characters are code points (as zod counts them at the edge): an emoji is one, not two. */
+const codePoints = (text: string): number => [...text].length;
+
 function assertTitle(title: string): void {
-  if (title.length > SPACE_TITLE_MAX) throw badRequest(`A space title has at most ${SPACE_TITLE_MAX} characters`);
+  if (codePoints(title) > SPACE_TITLE_MAX) throw badRequest(`A space title has at most ${SPACE_TITLE_MAX} characters`);
 }
 
 /** The creator administers what they create (as organizations do). */
@@ -171,12 +174,7 @@ function creatorGrant(spaceId: string, userId: string, at: string): SpaceEvent {
 
 /** "Copy of <title>", cut to the title limit without splitting a character. */
 export function copyTitle(title: string): string {
-  let out = '';
-  for (const ch of `Copy of ${title}`) {
-    if (out.length + ch.length > SPACE_TITLE_MAX) break;
-    out += ch;
-  }
-  return out;
+  return [...`Copy of ${title}`].slice(0, SPACE_TITLE_MAX).join('');
 }
 
 /** A space shows an emoji or an icon, not both: setting one clears the other. */
@@ -198,7 +196,8 @@ function changedSettings(state: SpaceState, changes: SpaceChanges): SpaceChanges
   if (changes.mergeRules !== undefined && JSON.stringify(changes.mergeRules) !== JSON.stringify(state.mergeRules)) {
     out.mergeRules = changes.mergeRules as MergeRulesConfiguration;
   }
-  if (changes.visibility !== undefined && changes.visibility !== (state.visibility ?? 'private')) out.visibility = changes.visibility;
+  // Never set is not the same as `private` (a collection space shows in-collection until set).
+  if (changes.visibility !== undefined && changes.visibility !== state.visibility) out.visibility = changes.visibility;
   return out;
 }
 

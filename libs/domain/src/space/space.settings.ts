@@ -21,11 +21,12 @@ export type DefaultLevel = Role | null | 'inherit';
 
 /**
  * GitBook's ContentVisibility, as far as Quire publishes: `public` and `unlisted` spaces are
- * served to anyone as a docs site (unlisted ones are not indexed by search engines); `private`
- * and `in-collection` keep the space to members (which of the two shows depends on the
- * collection and default level). Share links and visitor auth are not modelled.
+ * served to anyone as a docs site (unlisted ones are not indexed by search engines);
+ * `share-link` ones to anyone holding the space's secret share key (apps/api/src/spaces/share-links.ts);
+ * `private` and `in-collection` keep the space to members (which of the two shows depends on the
+ * collection and default level). Visitor auth is not modelled.
  */
-export const SPACE_VISIBILITIES = ['public', 'unlisted', 'in-collection', 'private'] as const;
+export const SPACE_VISIBILITIES = ['public', 'unlisted', 'share-link', 'in-collection', 'private'] as const;
 export type SpaceVisibility = (typeof SPACE_VISIBILITIES)[number];
 
 export type MergeRule =

@@ -5,6 +5,8 @@ import { CollectionChanges, encodeLevel } from '@quire/domain';
 export const collectionsProjection: Projection = {
   name: 'collections',
   version: 1,
+  // apply reads no result of its writes: a rebuild may coalesce them.
+  writeResultsUnused: true,
   tables: ['rm_collections'],
   handles: ['CollectionCreated', 'CollectionUpdated'],
   schema: (t) => `

@@ -1,5 +1,5 @@
 import { Queryable } from '@quire/platform/db/db';
-import { decodeCursor, ListResponse, toPage } from '@quire/platform/http/pagination';
+import { decodeCursor, ListResponse, timeIdCursor, toPage } from '@quire/platform/http/pagination';
 import { Role } from '@quire/domain';
 import { effectiveRankSql, rankRole } from '../permissions/access.sql';
 import type { ListCaller } from '../spaces/spaces.queries';
@@ -35,7 +35,7 @@ export class CollectionQueries {
     caller: ListCaller,
     opts: { page?: string; limit: number; nested: boolean },
   ): Promise<ListResponse<VisibleCollection>> {
-    const after = decodeCursor(opts.page, 2) as [string, string] | undefined;
+    const after = decodeCursor(opts.page, timeIdCursor);
     const r = await this.db.query<CollectionRow & { role_rank: number }>(
       `SELECT c.*, r.rank AS role_rank
          FROM rm_collections c

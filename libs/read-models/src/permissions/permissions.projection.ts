@@ -14,6 +14,8 @@ export const permissionsProjection: Projection = {
   name: 'permissions',
   // 2: quire_space_access returns the organization's custom hostname.
   version: 2,
+  // apply reads no result of its writes: a rebuild may coalesce them.
+  writeResultsUnused: true,
   tables: ['rm_access_nodes', 'rm_permission_grants'],
   handles: [
     'SpaceCreated',

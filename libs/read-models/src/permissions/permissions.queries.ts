@@ -1,5 +1,5 @@
 import { Queryable } from '@quire/platform/db/db';
-import { decodeCursor, ListResponse, toPage } from '@quire/platform/http/pagination';
+import { decodeCursor, idCursor, ListResponse, toPage } from '@quire/platform/http/pagination';
 import { Role } from '@quire/domain';
 import type { UserRow } from '../identity/identity.queries';
 import type { SpaceRow } from '../spaces/spaces.queries';
@@ -56,7 +56,7 @@ export class AccessQueries {
    * membership and a top-N sort; users are joined for the page only.
    */
   async aggregate(nodeId: string, opts: { page?: string; limit: number; role?: Role }): Promise<ListResponse<UserPermission>> {
-    const after = decodeCursor(opts.page, 1) as [string] | undefined;
+    const after = decodeCursor(opts.page, idCursor);
     const r = await this.db.query<UserRow & { role_rank: number }>(
       `WITH n AS MATERIALIZED (SELECT organization_id, chain, resolved_level FROM rm_access_nodes WHERE id = $1),
        g AS MATERIALIZED (
@@ -88,7 +88,7 @@ export class AccessQueries {
 
   /** Users explicitly granted a role on this space or collection itself (not inherited), by user id. */
   async grants(resourceId: string, opts: { page?: string; limit: number }): Promise<ListResponse<UserPermission>> {
-    const after = decodeCursor(opts.page, 1) as [string] | undefined;
+    const after = decodeCursor(opts.page, idCursor);
     const r = await this.db.query<UserRow & { grant_role: Role }>(
       `SELECT u.*, g.role AS grant_role FROM rm_permission_grants g JOIN rm_users u ON u.id = g.user_id
         WHERE g.resource_id = $1 AND ($2::text IS NULL OR g.user_id > $2)

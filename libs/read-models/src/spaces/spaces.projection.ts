@@ -9,10 +9,13 @@ import { encodeLevel, SpaceChanges } from '@quire/domain';
  */
 export const spacesProjection: Projection = {
   name: 'spaces',
-  // 2: the visibility column.
-  version: 2,
+  // 2: the visibility column. 3: git_sync shows the last import that ran (requested imports
+  // wait in git_sync_pending until they start; a skipped one never shows). 4: share_generation.
+  version: 4,
+  // apply reads no result of its writes: a rebuild may coalesce them.
+  writeResultsUnused: true,
   tables: ['rm_spaces'],
-  handles: ['SpaceCreated', 'SpaceUpdated', 'SpaceDeleted', 'SpaceRestored', 'SpaceRevisionChanged', 'GitImportRequested', 'GitImportStarted', 'GitImportCompleted', 'GitImportFailed',
+  handles: ['SpaceCreated', 'SpaceUpdated', 'SpaceDeleted', 'SpaceRestored', 'SpaceRevisionChanged', 'GitImportRequested', 'GitImportStarted', 'GitImportCompleted', 'GitImportFailed', 'GitImportSkipped',
     'ChangeRequestCreated', 'ChangeRequestStatusChanged', 'ChangeRequestMerged'],
   schema: (t) => `
     CREATE TABLE ${t('rm_spaces')} (
@@ -27,12 +30,16 @@ export const spacesProjection: Projection = {
       default_level text NOT NULL,
       merge_rules jsonb NOT NULL,
       visibility text,
+      -- How many times the space became share-link: part of its share key, so going back to
+      -- share-link after another visibility revokes the links handed out before.
+      share_generation int NOT NULL DEFAULT 0,
       revision text NOT NULL,
       initial_revision text NOT NULL,
       empty boolean NOT NULL DEFAULT false,
       duplicated_from text,
       duplicated_from_revision text,
       git_sync jsonb,
+      git_sync_pending jsonb,
       change_requests int NOT NULL DEFAULT 0,
       change_requests_open int NOT NULL DEFAULT 0,
       change_requests_draft int NOT NULL DEFAULT 0,
@@ -88,6 +95,8 @@ export const spacesProjection: Projection = {
         if (c.defaultLevel !== undefined) set('default_level', encodeLevel(c.defaultLevel));
         if (c.mergeRules !== undefined) set('merge_rules', JSON.stringify(c.mergeRules));
         if (c.visibility !== undefined) set('visibility', c.visibility);
+        // SpaceUpdated carries only what changed, so each one setting share-link is a new link.
+        if (c.visibility === 'share-link') sets.push('share_generation = share_generation + 1');
         await tx.query(`UPDATE ${t('rm_spaces')} SET ${[...sets, 'updated_at = $2'].join(', ')} WHERE id = $1`, params);
         break;
       }
@@ -101,6 +110,7 @@ export const spacesProjection: Projection = {
       case 'GitImportStarted':
       case 'GitImportCompleted':
       case 'GitImportFailed':
+      case 'GitImportSkipped':
         await applyGitSync(event.type, d, tx, t);
         break;
       // Change-request counters: each status change carries the status it leaves.
@@ -128,35 +138,47 @@ export const spacesProjection: Projection = {
 };
 
 /**
- * GitBook's GitSyncState on the space: the repository and the latest import operation.
- * Quire imports from any git host over HTTP; the provider is the one named by the request
- * (gitInfo) or recognised from the URL, GitHub's otherwise (the schema allows no other).
+ * GitBook's GitSyncState on the space: the repository and operation of the last import that
+ * ran (started), the current one's state included. A requested import waits in
+ * `git_sync_pending` (by import id) until it starts, so one that is skipped, or still
+ * queued, never replaces what the space shows. Quire imports from any git host over HTTP;
+ * the provider is the one named by the request (gitInfo) or recognised from the URL,
+ * GitHub's otherwise (the schema allows no other).
  */
 async function applyGitSync(type: string, d: any, tx: Queryable, t: TableNamer): Promise<void> {
+  const r = await tx.query<{ git_sync: any; git_sync_pending: any }>(`SELECT git_sync, git_sync_pending FROM ${t('rm_spaces')} WHERE id = $1`, [d.spaceId]);
+  if (!r.rows[0]) return;
+  let state = r.rows[0].git_sync;
+  const pending: Record<string, any> = r.rows[0].git_sync_pending ?? {};
+
   if (type === 'GitImportRequested') {
-    const r = d.request;
-    if (r.standalone) return;
-    const provider = r.gitInfo?.provider ?? (/gitlab/i.test(r.url) ? 'gitlab' : 'github');
-    const state = {
+    const req = d.request;
+    if (req.standalone) return;
+    const provider = req.gitInfo?.provider ?? (/gitlab/i.test(req.url) ? 'gitlab' : 'github');
+    pending[req.importId] = {
       installationId: `git-${d.spaceId}`,
       installationProvider: provider,
       installationStatus: 'active',
-      repoName: r.url.replace(/^https?:\/\/[^/]+\//, '').replace(/\.git$/, ''),
-      ...(r.repoTreeURL || r.gitInfo?.url ? { url: r.repoTreeURL ?? r.gitInfo.url } : {}),
-      operation: { state: 'running', direction: 'import', startedAt: d.at },
-      updatedAt: d.at,
-      importId: r.importId,
+      repoName: req.url.replace(/^https?:\/\/[^/]+\//, '').replace(/\.git$/, ''),
+      ...(req.repoTreeURL || req.gitInfo?.url ? { url: req.repoTreeURL ?? req.gitInfo.url } : {}),
     };
-    await tx.query(`UPDATE ${t('rm_spaces')} SET git_sync = $2 WHERE id = $1`, [d.spaceId, JSON.stringify(state)]);
-    return;
+  } else if (type === 'GitImportSkipped') {
+    delete pending[d.importId];
+  } else if (pending[d.importId]) {
+    // The import runs (or failed before it could start): from now on the space shows it.
+    state = { ...pending[d.importId], operation: { state: 'running', direction: 'import', startedAt: d.at }, importId: d.importId };
+    delete pending[d.importId];
   }
   // Later events only touch the operation of the import the state describes.
-  const r = await tx.query<{ git_sync: any }>(`SELECT git_sync FROM ${t('rm_spaces')} WHERE id = $1`, [d.spaceId]);
-  const state = r.rows[0]?.git_sync;
-  if (!state || state.importId !== d.importId) return;
-  if (type === 'GitImportStarted') state.operation = { ...state.operation, state: 'running', startedAt: d.at };
-  if (type === 'GitImportCompleted') state.operation = { ...state.operation, state: 'success', endedAt: d.at };
-  if (type === 'GitImportFailed') state.operation = { ...state.operation, state: 'failure', endedAt: d.at, error: d.message };
-  state.updatedAt = d.at;
-  await tx.query(`UPDATE ${t('rm_spaces')} SET git_sync = $2 WHERE id = $1`, [d.spaceId, JSON.stringify(state)]);
+  if (type !== 'GitImportRequested' && type !== 'GitImportSkipped' && state?.importId === d.importId) {
+    if (type === 'GitImportStarted') state.operation = { ...state.operation, state: 'running', startedAt: d.at };
+    if (type === 'GitImportCompleted') state.operation = { ...state.operation, state: 'success', endedAt: d.at };
+    if (type === 'GitImportFailed') state.operation = { ...state.operation, state: 'failure', endedAt: d.at, error: d.message };
+    state.updatedAt = d.at;
+  }
+  await tx.query(`UPDATE ${t('rm_spaces')} SET git_sync = $2, git_sync_pending = $3 WHERE id = $1`, [
+    d.spaceId,
+    state ? JSON.stringify(state) : null,
+    Object.keys(pending).length ? JSON.stringify(pending) : null,
+  ]);
 }

@@ -1,5 +1,5 @@
 import { Queryable } from '@quire/platform/db/db';
-import { decodeCursor, ListResponse, toPage } from '@quire/platform/http/pagination';
+import { decodeCursor, ListResponse, timeIdCursor, toPage } from '@quire/platform/http/pagination';
 import { Role } from '@quire/domain';
 import { effectiveRankSql, rankRole } from '../permissions/access.sql';
 
@@ -17,6 +17,7 @@ export interface SpaceRow {
   merge_rules: any;
   /** As set by UpdateSpace ('public', 'unlisted', 'in-collection', 'private'); null when never set. */
   visibility: string | null;
+  share_generation: number;
   revision: string;
   initial_revision: string;
   empty: boolean;
@@ -61,7 +62,7 @@ export class SpaceQueries {
   }
 
   private async list(where: string, key: string, caller: ListCaller, opts: { page?: string; limit: number }): Promise<ListResponse<VisibleSpace>> {
-    const after = decodeCursor(opts.page, 2) as [string, string] | undefined;
+    const after = decodeCursor(opts.page, timeIdCursor);
     // One statement: rows walk the (scope, created_at, id) index and stop at the limit.
     const r = await this.db.query<SpaceRow & { role_rank: number }>(
       `SELECT s.*, o.hostname AS organization_hostname, o.custom_hostname AS organization_custom_hostname, r.rank AS role_rank

@@ -29,6 +29,7 @@ export class CreateSpaceHandler implements ICommandHandler<CreateSpaceCommand> {
       ],
       metadata: { actor: actorId },
     });
+    await this.content.setLiveRevision(spaceId, revision);
     return { spaceId };
   }
 }

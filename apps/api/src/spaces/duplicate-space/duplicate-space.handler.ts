@@ -51,6 +51,7 @@ export class DuplicateSpaceHandler implements ICommandHandler<DuplicateSpaceComm
       ],
       metadata: { actor: actorId },
     });
+    await this.content.setLiveRevision(spaceId, initialRevision);
     return { spaceId };
   }
 }
