@@ -208,6 +208,8 @@ describe('ask with a model (e2e)', () => {
   let git: Awaited<ReturnType<typeof startGitHttpServer>>;
   let root: string;
   const prompts: string[] = [];
+  let reply = 'Tune `chunk_limit_size` [1].';
+  let asker: { orgId: string; space: string; api: GitBookAPI } | undefined;
 
   beforeAll(async () => {
     model = createServer((req, res) => {
@@ -215,7 +217,7 @@ describe('ask with a model (e2e)', () => {
       req.on('data', (c) => (raw += c));
       req.on('end', () => {
         prompts.push(JSON.parse(raw).messages.map((m: any) => m.content).join('\n'));
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices: [{ message: { content: 'Tune `chunk_limit_size` [1].' } }] }));
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices: [{ message: { content: reply } }] }));
       });
     });
     await new Promise<void>((resolve) => model.listen(0, '127.0.0.1', resolve));
@@ -237,9 +239,24 @@ describe('ask with a model (e2e)', () => {
     const api: GitBookAPI = owner.api;
     const space = (await api.orgs.createSpace(orgId, { title: 'Handbook' } as any)).data.id;
     await importInto(q, owner, space, `${git.url}/handbook.git`);
+    asker = { orgId, space, api };
     const { data } = await api.orgs.askInOrganization(orgId, { query: 'How do I tune the buffer chunk size?' }, { format: 'markdown' });
     expect((data.answer!.answer as any).markdown).toBe(`Tune \`chunk_limit_size\` [1](${q.config.appUrl}/s/${space}/guides/configuration#buffer-settings).`);
     expect(prompts.pop()).toContain('chunk_limit_size');
     expect(q.violations).toEqual([]);
+  });
+
+  it("keeps the model's leading heading and thematic breaks in a document answer, and strips raw HTML and script links", async () => {
+    const { orgId, space, api } = asker!;
+    reply = '# Buffer tuning\n\nTune `chunk_limit_size` [1].\n\n---\n\nMore <script>alert(1)</script><b>here</b>: [click](javascript:alert(1)) or [docs](https://docs.test/x).';
+    const doc = (await api.orgs.askInOrganization(orgId, { query: 'How do I tune the buffer chunk size?' })).data.answer!.answer as any;
+    expect(validateSchema('JSONDocument', doc.document)).toEqual([]);
+    expect(doc.document.nodes.map((n: any) => n.type)).toEqual(['heading-1', 'paragraph', 'divider', 'paragraph']);
+    expect(JSON.stringify(doc.document.nodes[0])).toContain('Buffer tuning');
+    expect(JSON.stringify(doc)).not.toMatch(/javascript|alert/);
+    const md = ((await api.orgs.askInOrganization(orgId, { query: 'How do I tune the buffer chunk size?' }, { format: 'markdown' })).data.answer!.answer as any).markdown;
+    expect(md).toBe(
+      `# Buffer tuning\n\nTune \`chunk_limit_size\` [1](${q.config.appUrl}/s/${space}/guides/configuration#buffer-settings).\n\n---\n\nMore here: click or [docs](https://docs.test/x).`,
+    );
   });
 });

@@ -79,4 +79,10 @@ export const RELEVANCE_QUERIES: RelevanceQuery[] = [
   { fixture: 'pgsqlTw', query: 'pg_receivewal', expected: 'reference/client-applications/pg_receivewal' },
   { fixture: 'pgsqlTw', query: '全文檢索 字典', expected: 'the-sql-language/12.-quan-wen-jian-suo/12.6.-zi-dian' },
   { fixture: 'pgsqlTw', query: 'EXPLAIN', expected: 'reference/sql-commands/explain' },
+  // natural Chinese questions, written without spaces
+  { fixture: 'pgsqlTw', query: '如何備份資料庫', expected: 'server-administration/backup-and-restore' },
+  { fixture: 'pgsqlTw', query: '什麼是邏輯複寫', expected: 'server-administration/logical-replication' },
+  { fixture: 'pgsqlTw', query: '交易隔離等級是什麼', expected: 'the-sql-language/concurrency-control/transaction-isolation' },
+  { fixture: 'pgsqlTw', query: '如何建立多欄位索引', expected: 'the-sql-language/index/multicolumn-indexes' },
+  { fixture: 'pgsqlTw', query: '怎麼用原始碼安裝', expected: 'server-administration/installation-from-source-code' },
 ];

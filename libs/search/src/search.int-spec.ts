@@ -74,6 +74,17 @@ describe.each(KINDS)('search index and queries (%s)', (kind) => {
     expect(await paths('qwxzvbnm')).toEqual([]);
   });
 
+  it('tolerates a wrong or missing first letter, swapped letters and typos in short words', async () => {
+    await h.createSpace('typos');
+    await h.publish('typos', { 'README.md': '# Jobs\n\nJobs run on Kubernetes and log to Elasticsearch. Use the API key.\n' });
+    expect(await titles('ubernetes', 'typos')).toEqual(['Jobs']);
+    expect(await titles('lasticsearch', 'typos')).toEqual(['Jobs']);
+    expect(await titles('kubernetes jbos', 'typos')).toEqual(['Jobs']);
+    expect(await titles('kubernetes apu', 'typos')).toEqual(['Jobs']);
+    expect(await titles('jbos', 'typos')).toEqual(['Jobs']);
+    expect(await titles('xqzvw', 'typos')).toEqual([]);
+  });
+
   it('finds Chinese and Japanese text by words inside runs, in order', async () => {
     expect(await paths('資料庫')).toEqual(['reference/chinese']);
     expect(await paths('備份')).toEqual(['reference/chinese']);
@@ -82,6 +93,39 @@ describe.each(KINDS)('search index and queries (%s)', (kind) => {
     expect(await paths('インストール')).toEqual(['reference/japanese']);
     expect(await paths('サーバー 手順')).toEqual(['reference/japanese']);
     expect((await search('資料庫')).items[0].sections[0].body).toContain('資料庫');
+  });
+
+  it('finds natural Chinese and Japanese questions: question words left out, most chunks of a long run, the exact run first', async () => {
+    expect(await paths('資料庫是什麼')).toEqual(['reference/chinese']);
+    expect(await paths('如何安裝資料庫')).toEqual(['reference/chinese']);
+    expect(await paths('サーバーにインストール')).toEqual(['reference/japanese']);
+    expect(await paths('インストール手順は？')).toEqual(['reference/japanese']);
+    expect(await paths('資料庫 是什麼')).toEqual(['reference/chinese']);
+    await h.createSpace('cjk');
+    await h.publish('cjk', {
+      'README.md': '# 首頁\n\n歡迎。\n',
+      'SUMMARY.md': '# Table of contents\n\n* [首頁](README.md)\n* [策略](strategy.md)\n* [備份](backup.md)\n* [其他](other.md)\n',
+      'strategy.md': '# 策略\n\n資料庫的備份與還原策略說明。\n',
+      'backup.md': '# 備份\n\n本章說明資料庫備份策略。\n',
+      'other.md': '# 其他\n\n策略與規劃。\n',
+    });
+    // All of the run in order first, then the page holding most of its chunks; one chunk is not enough.
+    expect(await paths('資料庫備份策略', 'cjk')).toEqual(['backup', 'strategy']);
+  });
+
+  it('finds a lone CJK character wherever it is, the last of a run included', async () => {
+    await h.createSpace('chars');
+    await h.publish('chars', { 'README.md': '# 說明\n\n內容。設定。インストール手順\n' });
+    for (const ch of ['容', '定', '順', '內', '手']) expect([ch, await titles(ch, 'chars')]).toEqual([ch, ['說明']]);
+  });
+
+  it('stems a fully typed last word: "runs" finds "run" even when another space knows "runs"', async () => {
+    await h.createSpace('stem');
+    await h.publish('stem', { 'README.md': '# Jobs\n\nRun the worker to process queued jobs.\n' });
+    expect(await paths('runs', 'docs')).toEqual(['guides/install']); // "runs" is in the vocabulary
+    expect(await titles('runs', 'stem')).toEqual(['Jobs']);
+    expect(await titles('worker runs', 'stem')).toEqual(['Jobs']);
+    expect(await titles('ru', 'stem')).toEqual(['Jobs']);
   });
 
   it('pages results with keyset cursors that carry the global rank', async () => {
@@ -223,6 +267,44 @@ describe.each(KINDS)('search index and queries (%s)', (kind) => {
       expect(answer.markdown).toContain('systemd');
     });
 
+    it('answers Chinese and Japanese questions from the share of their chunks a section holds', async () => {
+      const ask = new AskPipeline(h.queries);
+      const docs = [await spaceOf('docs')];
+      for (const [query, path] of [
+        ['資料庫是什麼', 'reference/chinese'],
+        ['如何安裝資料庫', 'reference/chinese'],
+        ['資料庫 是什麼', 'reference/chinese'],
+        ['サーバーにインストール', 'reference/japanese'],
+        ['インストール手順は？', 'reference/japanese'],
+      ]) {
+        const answer = await ask.ask({ spaces: docs, query, link });
+        expect([query, answer.markdown]).not.toEqual([query, NOTHING_FOUND]);
+        expect([query, answer.markdown]).toEqual([query, expect.stringContaining(`/docs/${path}#`)]);
+      }
+      // One chunk of four is not enough.
+      expect((await ask.ask({ spaces: docs, query: '資料結構分析', link })).markdown).toBe(NOTHING_FOUND);
+    });
+
+    it('uses earlier questions as context, the most recent first, below the question itself', async () => {
+      await h.createSpace('ctx');
+      await h.publish('ctx', {
+        'README.md': '# Home\n\nWelcome.\n',
+        'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Retries](retries.md)\n* [Zeppelins](zeppelins.md)\n',
+        'retries.md': '# Retries\n\nFailed jobs are retried with exponential backoff.\n',
+        'zeppelins.md': '# Zeppelins\n\nZeppelins fly slowly over the harbour.\n',
+      });
+      const ask = new AskPipeline(h.queries);
+      const space = [await spaceOf('ctx')];
+      const both = await ask.ask({ spaces: space, query: 'what about it?', previousQueries: ['How are jobs retried?', 'Where do zeppelins fly?'], link });
+      expect(both.sources).toHaveLength(2);
+      expect(both.markdown.indexOf('/ctx/zeppelins#')).toBeLessThan(both.markdown.indexOf('/ctx/retries#'));
+      expect(both.markdown).toContain('/ctx/retries#');
+      // The question's own terms come first; the context only orders what they find.
+      const own = await ask.ask({ spaces: space, query: 'How do zeppelins fly?', previousQueries: ['How are jobs retried?'], link });
+      expect(own.sources).toHaveLength(1);
+      expect(own.markdown).toContain('/ctx/zeppelins#');
+    });
+
     describe('with a model', () => {
       let server: Server;
       let url: string;
@@ -269,6 +351,45 @@ describe.each(KINDS)('search index and queries (%s)', (kind) => {
         const answer = await ask.ask({ spaces: [await spaceOf('docs')], query: 'How do I tune the buffer chunk size?', link });
         expect(requests.pop()!.path).toBe('/v1/chat/completions');
         expect(answer.markdown).toContain('chunk\\_limit\\_size');
+      });
+
+      it('answers from the sources when the model is slow, and leaves a failing model alone for a while', async () => {
+        // Wide enough that "waited for the model" and "did not" cannot be confused on a slow machine.
+        const MODEL_TIMEOUT_MS = 1_000;
+        let slowRequests = 0;
+        const slow = createServer((req) => {
+          slowRequests++;
+          req.resume(); // never answers
+        });
+        await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+        try {
+          const slowUrl = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/v1`;
+          const ask = new AskPipeline(h.queries, { model: { url: slowUrl, model: 'tiny' }, timeoutMs: MODEL_TIMEOUT_MS, breaker: { failures: 2, cooldownMs: 1_500 } });
+          const question = { spaces: [await spaceOf('docs')], query: 'How do I tune the buffer chunk size?', link };
+          const timed = async () => {
+            const started = Date.now();
+            const answer = await ask.ask(question);
+            return { ms: Date.now() - started, answer };
+          };
+          const first = await timed();
+          expect(first.answer.markdown).toContain('chunk\\_limit\\_size');
+          expect(first.ms).toBeGreaterThanOrEqual(MODEL_TIMEOUT_MS - 50);
+          expect(first.ms).toBeLessThan(MODEL_TIMEOUT_MS + 2_000);
+          await timed();
+          expect(slowRequests).toBe(2);
+          // Two failures in a row: the model is skipped, the answer comes without waiting for it.
+          const skipped = await timed();
+          expect(slowRequests).toBe(2);
+          expect(skipped.ms).toBeLessThan(MODEL_TIMEOUT_MS);
+          expect(skipped.answer.markdown).toContain('chunk\\_limit\\_size');
+          // After the cooldown it is tried again.
+          await new Promise((resolve) => setTimeout(resolve, 1_600));
+          await timed();
+          expect(slowRequests).toBe(3);
+        } finally {
+          slow.closeAllConnections();
+          await new Promise((resolve) => slow.close(resolve));
+        }
       });
 
       it('does not call the model when nothing relevant is found', async () => {

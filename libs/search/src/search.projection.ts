@@ -49,7 +49,7 @@ export function searchProjection(contentStore: ContentStore, opts: { onIndexed?:
 
   return {
     name: 'search',
-    version: 1,
+    version: 2,
     tables: SEARCH_TABLES,
     handles: ['SpaceCreated', 'SpaceUpdated', 'SpaceDeleted', 'SpaceRestored', 'RevisionCreated', 'SpaceRevisionChanged'],
     schema: (t) => `

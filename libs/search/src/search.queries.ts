@@ -1,11 +1,12 @@
 import { Queryable } from '@quire/platform/db/db';
 import { decodeCursor, encodeCursor, InvalidCursorError } from '@quire/platform/http/pagination';
 import { effectiveRankSql } from '@quire/read-models/permissions/access.sql';
-import { buildTsquery, Lexemes, restrictWeights, termTsqueries } from './query/build-tsquery';
+import { buildTsquery, cjkRequirements, CjkRequirement, Lexemes, restrictWeights, termTsqueries } from './query/build-tsquery';
 import { parseQuery, QueryTerm, queryWords } from './query/parse-query';
 import { countMatched, snippet, TermMatcher, termMatchers } from './query/term-matchers';
 import { Stemmer } from './text/stemmer';
 import { isVocabularyWord, trigramSimilarity, trigrams } from './text/tokenize';
+import { quoteLexeme } from './text/build-tsvector';
 
 /**
  * Weights of D (section text), C (description, enclosing titles), B (section heading), A (page
@@ -26,6 +27,13 @@ const TITLE_WEIGHT = 0.3;
 const SPECIFIC_WEIGHT = 0.1;
 /** Ask ranks sections, not pages: a flat boost when the page title holds a question term. */
 const TITLE_BOOST = 0.3;
+/** A long CJK run in search: weight of the share of its chunks a section holds, bonus for all of it in order. */
+const CJK_SHARE_WEIGHT = 0.2;
+const CJK_PHRASE_BONUS = 0.3;
+/** Ask: earlier questions used as context at most, their terms each, and the weight of the most recent. */
+const CONTEXT_QUESTIONS = 3;
+const CONTEXT_TERMS = 8;
+const CONTEXT_WEIGHT = 0.5;
 /** Sections shown per page result. */
 const SECTIONS_PER_PAGE = 3;
 /** Typo corrections offered per unknown word, and how close they must be (pg_trgm's default). */
@@ -33,6 +41,12 @@ const CORRECTIONS_PER_WORD = 3;
 /** Words corrected per query at most (one trigram lookup each). */
 const MAX_CORRECTED_WORDS = 5;
 const MIN_SIMILARITY = 0.3;
+/** Words this long or shorter are corrected by one edit only, found without trigrams. */
+const SHORT_WORD = 5;
+/** Close words kept before checking that the searched spaces hold them. */
+const CORRECTION_CANDIDATES = 8;
+/** Words of any first letter compared when none with the word's own first letter is close. */
+const ANY_FIRST_CANDIDATES = 50;
 
 export interface SearchCaller {
   userId: string;
@@ -91,6 +105,17 @@ export interface RetrievedSection {
   score: number;
   /** Distinct query terms found in the section (its page title included). */
   matchedTerms: number;
+  /** The same for each earlier question used as context, most recent first. */
+  matchedEarlier?: number[];
+}
+
+/**
+ * Whether a section holding `matched` of a question's `total` terms answers it: all of one or
+ * two terms, at least half of more (a CJK run counts chunk by chunk, so this is the share of
+ * its chunks).
+ */
+export function isRelevant(matched: number, total: number): boolean {
+  return total > 0 && matched >= (total <= 2 ? total : Math.ceil(total / 2));
 }
 
 type Mode = 'all' | 'fuzzy' | 'any';
@@ -158,11 +183,11 @@ export class SearchQueries {
     const lexemes = await this.loadLexemes(groups, terms);
     const modes: Mode[] = cursor ? [cursor[0]] : terms.length > 1 ? ['all', 'fuzzy', 'any'] : ['all', 'fuzzy'];
     for (const mode of modes) {
-      const alternatives = mode === 'fuzzy' ? await this.corrections(terms) : undefined;
+      const alternatives = mode === 'fuzzy' ? await this.corrections(terms, groups.flatMap((g) => g.spaceIds)) : undefined;
       if (mode === 'fuzzy' && alternatives!.size === 0) continue;
       const queries = groups.map((g) => {
         const options = { mode: mode === 'any' ? ('any' as const) : ('all' as const), lexemes: lexemes.get(g.config)!, alternatives, isNoise: (w: string) => this.isNoise(w) };
-        return { query: buildTsquery(terms, options), perTerm: termTsqueries(terms, options) };
+        return { query: buildTsquery(terms, options), perTerm: termTsqueries(terms, options), cjk: cjkRequirements(terms, options) };
       });
       if (queries.every((q) => !q.query)) continue;
       const result = await this.rankPages(groups, queries, mode, cursor, opts.limit);
@@ -181,7 +206,7 @@ export class SearchQueries {
 
   private async rankPages(
     groups: Group[],
-    queries: Array<{ query: string; perTerm: Array<{ exact: string; loose: string }> }>,
+    queries: Array<{ query: string; perTerm: Array<{ exact: string; loose: string }>; cjk: CjkRequirement[] }>,
     mode: Mode,
     cursor: Cursor | undefined,
     limit: number,
@@ -192,15 +217,21 @@ export class SearchQueries {
     const titles: string[] = [];
     const qByGroup: string[] = [];
     groups.forEach((g, i) => {
-      const { query, perTerm } = queries[i];
+      const { query, perTerm, cjk } = queries[i];
       if (!query) return;
       const q = `${p(query)}::tsquery`;
       // One space: an equality the planner estimates well (and answers from the primary key).
       const inSpaces = (column: string) => (g.spaceIds.length === 1 ? `${column} = ${p(g.spaceIds[0])}` : `${column} = ANY(${p(g.spaceIds)}::text[])`);
       qByGroup.push(`WHEN ${i} THEN ${q}`);
+      // A long CJK run: enough of its chunks, more of them and the exact phrase ranking higher.
+      const counts = cjk.map((c, k) => `CROSS JOIN LATERAL (SELECT count(*)::float8 AS n FROM unnest(${p(c.grams)}::tsquery[]) AS u(q) WHERE s.tsv @@ u.q) k${k}`);
+      const needs = cjk.map((c, k) => ` AND k${k}.n >= ${c.needed}`).join('');
+      const bonus = cjk
+        .map((c, k) => ` + ${CJK_SHARE_WEIGHT} * k${k}.n / ${c.grams.length} + CASE WHEN s.tsv @@ ${p(c.phrase)}::tsquery THEN ${CJK_PHRASE_BONUS} ELSE 0 END`)
+        .join('');
       hits.push(
-        `SELECT s.space_id, s.page_id, ts_rank('${RANK_WEIGHTS}', s.tsv, ${q}, ${RANK_NORMALIZATION})::float8 AS r, ${i} AS g
-           FROM rm_search_sections s WHERE ${inSpaces('s.space_id')} AND s.tsv @@ ${q}`,
+        `SELECT s.space_id, s.page_id, (ts_rank('${RANK_WEIGHTS}', s.tsv, ${q}, ${RANK_NORMALIZATION})${bonus})::float8 AS r, ${i} AS g
+           FROM rm_search_sections s ${counts.join(' ')} WHERE ${inSpaces('s.space_id')} AND s.tsv @@ ${q}${needs}`,
       );
       const n = perTerm.length;
       titles.push(
@@ -279,43 +310,56 @@ export class SearchQueries {
 
   /**
    * The best sections for a question across spaces, any word matching (question words left
-   * out), each with the number of distinct query terms it holds.
+   * out), each with the number of distinct query terms it holds. Earlier questions of the
+   * conversation are context: most recent first, each weighted lower than the one after it
+   * and all lower than the question itself, at most `CONTEXT_QUESTIONS` of them. `relevant`
+   * holds the sections that answer the question: enough of its terms (see `isRelevant`), or,
+   * when the question has no terms of its own ("what about it?"), enough of an earlier one's.
    */
   async retrieveSections(
     spaces: readonly SearchableSpace[],
     question: string,
     opts: { limit: number; context?: readonly string[] },
-  ): Promise<{ sections: RetrievedSection[]; matchers: TermMatcher[] }> {
-    let terms = parseQuery(question).map((t) => (t.kind === 'word' ? { ...t, prefix: false } : t));
+  ): Promise<{ sections: RetrievedSection[]; relevant: RetrievedSection[]; matchers: TermMatcher[] }> {
+    const wordsOf = (text: string) => parseQuery(text).map((t) => (t.kind === 'word' ? { ...t, prefix: false } : t));
     const groups = groupByConfig(spaces);
-    if (groups.length === 0) return { sections: [], matchers: [] };
-    // A follow-up such as "and on Windows?" leans on the previous question's words.
-    const meaningful = terms.filter((t) => t.kind !== 'word' || !NOISE.has(t.word));
-    if (meaningful.length < 2 && opts.context?.length) {
-      const extra = parseQuery(opts.context[opts.context.length - 1]).map((t) => (t.kind === 'word' ? { ...t, prefix: false } : t));
-      terms = [...terms, ...extra];
-    }
-    const lexemes = await this.loadLexemes(groups, terms);
+    if (groups.length === 0) return { sections: [], relevant: [], matchers: [] };
+    const terms = wordsOf(question);
+    const earlier = [...(opts.context ?? [])]
+      .reverse()
+      .slice(0, CONTEXT_QUESTIONS)
+      .map((q) => wordsOf(q).filter((t) => t.kind !== 'word' || !NOISE.has(t.word)).slice(0, CONTEXT_TERMS))
+      .filter((t) => t.length > 0);
+    const lexemes = await this.loadLexemes(groups, [...terms, ...earlier.flat()]);
+    const own = terms.filter((t) => t.kind !== 'word' || !this.isNoise(t.word));
+    // Without terms of its own, a follow-up stands on the earlier questions alone.
+    const current = own.length || earlier.length === 0 ? terms : [];
     const revisions = new Map(spaces.map((s) => [s.id, s.revision]));
     const params: unknown[] = [];
     const p = (v: unknown) => (params.push(v), `$${params.length}`);
     const branches: string[] = [];
     for (const g of groups) {
-      const q = buildTsquery(terms, { mode: 'any', lexemes: lexemes.get(g.config)!, isNoise: (w) => this.isNoise(w) });
-      if (!q) continue;
-      const qp = `${p(q)}::tsquery`;
+      const options = { mode: 'any' as const, lexemes: lexemes.get(g.config)!, isNoise: (w: string) => this.isNoise(w) };
+      const weighted = [
+        { q: current.length ? buildTsquery(current, options) : '', weight: 1 },
+        ...earlier.map((t, i) => ({ q: buildTsquery(t, options), weight: CONTEXT_WEIGHT / 2 ** i })),
+      ].filter((x) => x.q);
+      if (weighted.length === 0) continue;
+      const qs = weighted.map((x) => ({ sql: `${p(x.q)}::tsquery`, weight: x.weight }));
+      const any = `(${qs.map((x) => x.sql).join(' || ')})`;
+      const rank = qs.map((x) => `${x.weight} * ts_rank('${RANK_WEIGHTS}', s.tsv, ${x.sql}, ${RANK_NORMALIZATION})`).join(' + ');
       const spaces = `${p(g.spaceIds)}::text[]`;
       // The title boost comes from the (small) pages whose title matches, found by their own index.
       branches.push(
         `SELECT s.space_id, s.page_id, s.ord,
-                (ts_rank('${RANK_WEIGHTS}', s.tsv, ${qp}, ${RANK_NORMALIZATION}) + CASE WHEN t.page_id IS NOT NULL THEN ${TITLE_BOOST} ELSE 0 END)::float8 AS score
+                (${rank} + CASE WHEN t.page_id IS NOT NULL THEN ${TITLE_BOOST} ELSE 0 END)::float8 AS score
            FROM rm_search_sections s
-           LEFT JOIN (SELECT space_id, page_id FROM rm_search_pages WHERE space_id = ANY(${spaces}) AND title_tsv @@ ${qp}) t
+           LEFT JOIN (SELECT space_id, page_id FROM rm_search_pages WHERE space_id = ANY(${spaces}) AND title_tsv @@ ${qs[0].sql}) t
              ON t.space_id = s.space_id AND t.page_id = s.page_id
-          WHERE s.space_id = ANY(${spaces}) AND s.tsv @@ ${qp}`,
+          WHERE s.space_id = ANY(${spaces}) AND s.tsv @@ ${any}`,
       );
     }
-    if (branches.length === 0) return { sections: [], matchers: [] };
+    if (branches.length === 0) return { sections: [], relevant: [], matchers: [] };
     // Rank more than needed, then prefer sections that hold more of the question's terms.
     const r = await this.db.query<any>(
       `WITH top AS (${branches.join(' UNION ALL ')} ORDER BY score DESC, space_id, page_id, ord LIMIT ${p(opts.limit * 4)})
@@ -325,24 +369,32 @@ export class SearchQueries {
         ORDER BY top.score DESC, top.space_id, top.page_id, top.ord`,
       params,
     );
-    const matchers = termMatchers(
-      terms.filter((t) => t.kind !== 'word' || !this.isNoise(t.word)),
-      lexemes.get(groups[0].config)!,
-    );
-    const sections: RetrievedSection[] = r.rows.map((row) => ({
-      spaceId: row.space_id,
-      revision: revisions.get(row.space_id)!,
-      pageId: row.page_id,
-      pageTitle: row.page_title,
-      path: row.path,
-      sectionId: row.section_id,
-      sectionTitle: row.title,
-      body: row.body,
-      score: row.score,
-      matchedTerms: countMatched(`${row.page_title}\n${row.title}\n${row.body}`, matchers),
-    }));
+    const lex = lexemes.get(groups[0].config)!;
+    const matchersOf = (list: readonly QueryTerm[]) => termMatchers(list.filter((t) => t.kind !== 'word' || !this.isNoise(t.word)), lex);
+    const matchers = matchersOf(current);
+    const earlierMatchers = earlier.map(matchersOf);
+    const sections: RetrievedSection[] = r.rows.map((row) => {
+      const text = `${row.page_title}\n${row.title}\n${row.body}`;
+      return {
+        spaceId: row.space_id,
+        revision: revisions.get(row.space_id)!,
+        pageId: row.page_id,
+        pageTitle: row.page_title,
+        path: row.path,
+        sectionId: row.section_id,
+        sectionTitle: row.title,
+        body: row.body,
+        score: row.score,
+        matchedTerms: countMatched(text, matchers),
+        matchedEarlier: earlierMatchers.map((m) => countMatched(text, m)),
+      };
+    });
     sections.sort((a, b) => b.matchedTerms - a.matchedTerms || b.score - a.score);
-    return { sections: sections.slice(0, opts.limit), matchers };
+    const relevant = sections.filter((s) =>
+      matchers.length ? isRelevant(s.matchedTerms, matchers.length) : earlierMatchers.some((m, i) => m.length > 0 && isRelevant(s.matchedEarlier![i], m.length)),
+    );
+    // Sentences are picked by the question's terms, or the earlier ones' when it has none.
+    return { sections: sections.slice(0, opts.limit), relevant: relevant.slice(0, opts.limit), matchers: matchers.length ? matchers : earlierMatchers.flat() };
   }
 
   /** Lexemes of the query's words for each configuration in play. */
@@ -362,41 +414,106 @@ export class SearchQueries {
   }
 
   /**
-   * Close vocabulary words for query words the index has never seen (or, for a prefix, that
-   * start nothing), by trigram similarity computed in plain SQL (pg_trgm is not assumed).
+   * Close vocabulary words for query words the searched spaces have never seen (or, for a
+   * prefix, that start nothing there), by trigram similarity or one or two edits (a swap of
+   * neighbours counts as one: "jbos" is "jobs"), computed in plain SQL and here (pg_trgm is not
+   * assumed). Words with the same first letter are tried first (one range of the primary key);
+   * only when none is close, the whole vocabulary, by shared trigrams ("ubernetes").
+   * Corrections the searched spaces do not hold are left out.
    */
-  async corrections(terms: readonly QueryTerm[]): Promise<Map<string, string[]>> {
+  async corrections(terms: readonly QueryTerm[], spaceIds?: readonly string[]): Promise<Map<string, string[]>> {
     const candidates = terms.filter((t): t is Extract<QueryTerm, { kind: 'word' }> => t.kind === 'word' && isVocabularyWord(t.word) && !this.isNoise(t.word));
     if (candidates.length === 0) return new Map();
     const words = candidates.map((t) => t.word);
-    const known = await this.db.query<{ w: string }>(
-      `SELECT w FROM unnest($1::text[], $2::boolean[]) AS x(w, prefix)
-        WHERE EXISTS (SELECT 1 FROM rm_search_terms t WHERE CASE WHEN x.prefix THEN t.term LIKE x.w || '%' ELSE t.term = x.w END)`,
-      [words, candidates.map((t) => t.prefix)],
-    );
+    const lexemes = candidates.map((t) => (t.prefix ? `${quoteLexeme(t.word)}:*` : quoteLexeme(t.word)));
+    const known = spaceIds
+      ? await this.db.query<{ w: string }>(
+          `SELECT w FROM unnest($1::text[], $2::text[]) AS x(w, q)
+            WHERE EXISTS (SELECT 1 FROM rm_search_sections s WHERE s.space_id = ANY($3::text[]) AND s.tsv @@ x.q::tsquery)`,
+          [words, lexemes, spaceIds],
+        )
+      : await this.db.query<{ w: string }>(
+          `SELECT w FROM unnest($1::text[], $2::boolean[]) AS x(w, prefix)
+            WHERE EXISTS (SELECT 1 FROM rm_search_terms t WHERE CASE WHEN x.prefix THEN t.term LIKE x.w || '%' ELSE t.term = x.w END)`,
+          [words, candidates.map((t) => t.prefix)],
+        );
     const knownWords = new Set(known.rows.map((r) => r.w));
     const unknown = words.filter((w) => !knownWords.has(w)).slice(0, MAX_CORRECTED_WORDS);
     if (unknown.length === 0) return new Map();
     const out = new Map<string, string[]>();
     for (const word of unknown) {
-      // The trigram index finds words sharing any trigram; similarity is ranked here.
-      // Like fuzzy matchers with a prefix length of one: a typo rarely hits the first letter, and
-      // keeping it narrows the candidates to one range of the primary key.
+      const short = word.length <= SHORT_WORD;
+      const spread = short ? 1 : 3;
+      // Like fuzzy matchers with a prefix length of one: a typo rarely hits the first letter.
       const first = String.fromCodePoint(word.codePointAt(0)!);
-      const r = await this.db.query<{ term: string }>(
+      const sameFirst = await this.db.query<{ term: string }>(
         `SELECT term FROM rm_search_terms
-          WHERE term >= $1 AND term < $2 AND len BETWEEN $3 AND $4 AND trigrams && $5::text[]`,
-        [first, String.fromCodePoint(first.codePointAt(0)! + 1), word.length - 3, word.length + 3, trigrams(word)],
+          WHERE term >= $1 AND term < $2 AND len BETWEEN $3 AND $4 ${short ? '' : 'AND trigrams && $5::text[]'}`,
+        [first, String.fromCodePoint(first.codePointAt(0)! + 1), word.length - spread, word.length + spread, ...(short ? [] : [trigrams(word)])],
       );
-      const close = r.rows
-        .map((row) => ({ term: row.term, sim: trigramSimilarity(word, row.term) }))
-        .filter((c) => c.sim >= MIN_SIMILARITY && c.term !== word)
-        .sort((a, b) => b.sim - a.sim || (a.term < b.term ? -1 : 1))
-        .slice(0, CORRECTIONS_PER_WORD);
-      if (close.length) out.set(word, close.map((c) => c.term));
+      let close = closeWords(word, sameFirst.rows.map((r) => r.term));
+      if (close.length === 0) {
+        // The first letter wrong or missing: the words sharing most trigrams, of any letter.
+        const grams = trigrams(word).filter((g) => !g.startsWith('^'));
+        if (grams.length) {
+          const anyFirst = await this.db.query<{ term: string }>(
+            `SELECT term FROM rm_search_terms
+              WHERE len BETWEEN $1 AND $2 AND trigrams && $3::text[]
+              ORDER BY cardinality(ARRAY(SELECT unnest(trigrams) INTERSECT SELECT unnest($3::text[]))) DESC, term
+              LIMIT ${ANY_FIRST_CANDIDATES}`,
+            [word.length - 2, word.length + 2, grams],
+          );
+          close = closeWords(word, anyFirst.rows.map((r) => r.term));
+        }
+      }
+      if (close.length && spaceIds) {
+        const held = await this.db.query<{ w: string }>(
+          `SELECT w FROM unnest($1::text[], $2::text[]) AS x(w, q)
+            WHERE EXISTS (SELECT 1 FROM rm_search_sections s WHERE s.space_id = ANY($3::text[]) AND s.tsv @@ x.q::tsquery)`,
+          [close, close.map(quoteLexeme), spaceIds],
+        );
+        const inSpaces = new Set(held.rows.map((r) => r.w));
+        close = close.filter((w) => inSpaces.has(w));
+      }
+      if (close.length) out.set(word, close.slice(0, CORRECTIONS_PER_WORD));
     }
     return out;
   }
+}
+
+/** Vocabulary words close to `word`, closest first: by trigram similarity or edit distance. */
+function closeWords(word: string, terms: readonly string[]): string[] {
+  const maxEdits = word.length <= SHORT_WORD ? 1 : 2;
+  return terms
+    .filter((term) => term !== word)
+    .map((term) => ({ term, sim: trigramSimilarity(word, term), edits: editDistance(word, term, maxEdits) }))
+    .filter((c) => c.sim >= MIN_SIMILARITY || c.edits <= maxEdits)
+    .sort((a, b) => a.edits - b.edits || b.sim - a.sim || (a.term < b.term ? -1 : 1))
+    .slice(0, CORRECTION_CANDIDATES)
+    .map((c) => c.term);
+}
+
+/**
+ * Edits (insertions, deletions, substitutions, swaps of neighbours) between two words, or
+ * `max + 1` as soon as it is known to be more than `max`.
+ */
+export function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  const rows: number[][] = [Array.from({ length: b.length + 1 }, (_, j) => j)];
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(rows[i - 1][j] + 1, row[j - 1] + 1, rows[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2][j - 2] + 1);
+      row.push(d);
+      best = Math.min(best, d);
+    }
+    if (best > max) return max + 1;
+    rows.push(row);
+  }
+  return Math.min(rows[a.length][b.length], max + 1);
 }
 
 type Cursor = [Mode, number, string, string, number];

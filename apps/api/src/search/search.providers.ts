@@ -10,7 +10,8 @@ export const searchProviders: Provider[] = [
   { provide: SearchQueries, useFactory: (db: Db) => new SearchQueries(db), inject: [DB] },
   {
     provide: AskPipeline,
-    useFactory: (queries: SearchQueries, config: QuireConfig, logger: Logger) => new AskPipeline(queries, { model: config.askModel, logger: logger.child({ component: 'ask' }) }),
+    useFactory: (queries: SearchQueries, config: QuireConfig, logger: Logger) =>
+      new AskPipeline(queries, { model: config.askModel, timeoutMs: config.askModelTimeoutMs, logger: logger.child({ component: 'ask' }) }),
     inject: [SearchQueries, QUIRE_CONFIG, LOGGER],
   },
 ];

@@ -1,5 +1,6 @@
 import type { RetrievedSection } from '../search.queries';
 import { AskAnswer, citation, followupQuestions, SectionLink, sourcesOf } from './ask-answer';
+import { sanitizeModelMarkdown } from './sanitize-markdown';
 
 export interface AskModelConfig {
   /** An OpenAI-compatible API: its base URL (…/v1) or the chat completions URL itself. */
@@ -75,7 +76,8 @@ export async function modelAnswer(opts: {
   if (typeof content !== 'string' || !content.trim()) throw new AskModelError('model endpoint returned no answer');
 
   const cited = new Set<number>();
-  const markdown = content.trim().replace(/\[(\d{1,2})\](?!\()/g, (whole, n) => {
+  // The model's markdown is shown as is: no raw HTML, no script or data links.
+  const markdown = sanitizeModelMarkdown(content).trim().replace(/\[(\d{1,2})\](?!\()/g, (whole, n) => {
     const section = opts.sections[Number(n) - 1];
     if (!section) return whole;
     cited.add(Number(n) - 1);

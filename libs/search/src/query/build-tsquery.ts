@@ -41,7 +41,8 @@ function meaningfulTerms(terms: readonly QueryTerm[], opts: TsqueryOptions): rea
 export function termTsqueries(terms: readonly QueryTerm[], opts: TsqueryOptions): Array<{ exact: string; loose: string }> {
   return meaningfulTerms(terms, opts)
     .map((t) => {
-      const loose = termQuery(t, opts);
+      // A long CJK run counts for the title only where the title holds all of it.
+      const loose = termQuery(t, opts, true);
       const exact = t.kind === 'word' && t.prefix ? termQuery({ ...t, prefix: false }, opts) : loose;
       return loose && exact ? { exact, loose } : undefined;
     })
@@ -53,6 +54,55 @@ export function restrictWeights(tsquery: string, weights: string): string {
   return tsquery.replace(/('(?:[^']|'')*')(:\*)?/g, (_, lexeme: string, star: string | undefined) => `${lexeme}:${star ? '*' : ''}${weights}`);
 }
 
+/**
+ * A CJK run of at least this many chunks (four characters) matches a section holding enough of
+ * its chunks, not only the exact phrase: questions such as "如何安裝資料庫" are rarely written
+ * in the page as they are asked.
+ */
+const LONG_CJK_GRAMS = 3;
+/** Share of a long run's distinct chunks a section must hold. */
+export const CJK_MIN_SHARE = 0.5;
+
+type CjkTerm = Extract<QueryTerm, { kind: 'cjk' }>;
+
+function isLongCjk(term: QueryTerm): term is CjkTerm {
+  return term.kind === 'cjk' && term.grams.length >= LONG_CJK_GRAMS;
+}
+
+function cjkPhrase(term: CjkTerm): string {
+  return `(${term.grams.map(quoteLexeme).join(' <-> ')})`;
+}
+
+/** What a section must hold of each long CJK run in search ("all" mode): see `LONG_CJK_GRAMS`. */
+export interface CjkRequirement {
+  /** One tsquery per distinct chunk. */
+  grams: string[];
+  /** How many of them a section must hold. */
+  needed: number;
+  /** The whole run as a phrase, for the exact-match bonus. */
+  phrase: string;
+}
+
+export function cjkRequirements(terms: readonly QueryTerm[], opts: TsqueryOptions): CjkRequirement[] {
+  if (opts.mode === 'any') return [];
+  return meaningfulTerms(terms, opts)
+    .filter(isLongCjk)
+    .map((t) => {
+      const grams = [...new Set(t.grams)].map(quoteLexeme);
+      return { grams, needed: Math.max(2, Math.ceil(grams.length * CJK_MIN_SHARE)), phrase: cjkPhrase(t) };
+    });
+}
+
+/**
+ * The word being typed: words it starts, or its stems once it is whole ("runs" finds "run").
+ */
+function prefixQuery(word: string, lexemes: Lexemes): string {
+  const prefix = `${quoteLexeme(word)}:*`;
+  const stems = lexemes(word).filter((s) => s !== word && !s.startsWith(word));
+  if (stems.length === 0) return prefix;
+  return `(${prefix} | ${stems.length === 1 ? quoteLexeme(stems[0]) : `(${stems.map(quoteLexeme).join(' & ')})`})`;
+}
+
 function wordLexeme(word: string, lexemes: Lexemes): string {
   const list = lexemes(word);
   if (list.length === 0) return quoteLexeme(word); // a stop word: the index keeps the word itself
@@ -60,16 +110,19 @@ function wordLexeme(word: string, lexemes: Lexemes): string {
   return `(${list.map(quoteLexeme).join(' & ')})`;
 }
 
-function termQuery(term: QueryTerm, opts: TsqueryOptions): string | null {
+function termQuery(term: QueryTerm, opts: TsqueryOptions, phraseOnly = false): string | null {
   switch (term.kind) {
     case 'word': {
-      const base = term.prefix ? `${quoteLexeme(term.word)}:*` : wordLexeme(term.word, opts.lexemes);
+      const base = term.prefix ? prefixQuery(term.word, opts.lexemes) : wordLexeme(term.word, opts.lexemes);
       const alternatives = opts.alternatives?.get(term.word) ?? [];
       return alternatives.length ? `(${[base, ...alternatives.map(quoteLexeme)].join(' | ')})` : base;
     }
     case 'cjk':
       if (term.grams.length === 1) return `${quoteLexeme(term.grams[0])}:*`;
-      return `(${term.grams.map(quoteLexeme).join(' <-> ')})`;
+      // "Any word" (ask): any chunk, the caller judges the share matched. A long run in search:
+      // any chunk here, with the share required by `cjkRequirements`.
+      if (opts.mode === 'any' || (!phraseOnly && isLongCjk(term))) return `(${[...new Set(term.grams)].map(quoteLexeme).join(' | ')})`;
+      return cjkPhrase(term);
     case 'phrase': {
       const lexemes = term.tokens.map((t) => (t.cjk ? quoteLexeme(t.text) : quoteLexeme(opts.lexemes(t.text)[0] ?? t.text)));
       return lexemes.length === 1 ? lexemes[0] : `(${lexemes.join(' <-> ')})`;

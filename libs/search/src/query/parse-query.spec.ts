@@ -1,12 +1,14 @@
-import { buildTsquery, restrictWeights, termTsqueries } from './build-tsquery';
-import { parseQuery } from './parse-query';
+import { buildTsquery, cjkRequirements, restrictWeights, termTsqueries } from './build-tsquery';
+import { cjkQueryParts, parseQuery } from './parse-query';
 
 const stems: Record<string, string[]> = { installing: ['instal'], servers: ['server'], the: [], running: ['run'] };
 const lexemes = (w: string) => stems[w] ?? [w];
 
 describe('parseQuery and buildTsquery', () => {
   it('requires every word, the last one as a prefix while typing', () => {
-    expect(buildTsquery(parseQuery('installing servers'), { mode: 'all', lexemes })).toBe("'instal' & 'servers':*");
+    // The last word also by its stems once typed in full: "servers" finds "server".
+    expect(buildTsquery(parseQuery('installing servers'), { mode: 'all', lexemes })).toBe("'instal' & ('servers':* | 'server')");
+    expect(buildTsquery(parseQuery('installing serv'), { mode: 'all', lexemes })).toBe("'instal' & 'serv':*");
     expect(buildTsquery(parseQuery('installing servers '), { mode: 'all', lexemes })).toBe("'instal' & 'server'");
     expect(buildTsquery(parseQuery('installing s'), { mode: 'all', lexemes })).toBe("'instal' & 's'");
   });
@@ -19,6 +21,12 @@ describe('parseQuery and buildTsquery', () => {
     expect(buildTsquery(parseQuery('"running the servers" fast'), { mode: 'all', lexemes })).toBe("('run' <-> 'the' <-> 'server') & 'fast':*");
     expect(buildTsquery(parseQuery('資料庫'), { mode: 'all', lexemes })).toBe("('資料' <-> '料庫')");
     expect(buildTsquery(parseQuery('庫'), { mode: 'all', lexemes })).toBe("'庫':*");
+    // A long run: any of its chunks here, the share they must cover comes with it.
+    expect(buildTsquery(parseQuery('資料庫備份'), { mode: 'all', lexemes })).toBe("('資料' | '料庫' | '庫備' | '備份')");
+    expect(cjkRequirements(parseQuery('資料庫備份'), { mode: 'all', lexemes })).toEqual([
+      { grams: ["'資料'", "'料庫'", "'庫備'", "'備份'"], needed: 2, phrase: "('資料' <-> '料庫' <-> '庫備' <-> '備份')" },
+    ]);
+    expect(buildTsquery(parseQuery('資料庫'), { mode: 'any', lexemes })).toBe("('資料' | '料庫')");
     expect(buildTsquery(parseQuery('"unterminated phrase'), { mode: 'all', lexemes })).toBe("('unterminated' <-> 'phrase')");
   });
 
@@ -39,5 +47,15 @@ describe('parseQuery and buildTsquery', () => {
       { exact: "'serv'", loose: "'serv':*" },
     ]);
     expect(restrictWeights("('a' | 'b':*)", 'AB')).toBe("('a':AB | 'b':*AB)");
+  });
+
+  it('leaves question words and particles out of CJK runs', () => {
+    expect(cjkQueryParts('資料庫是什麼')).toEqual(['資料庫']);
+    expect(cjkQueryParts('如何安裝資料庫')).toEqual(['安裝資料庫']);
+    expect(cjkQueryParts('サーバーにインストール')).toEqual(['サーバー', 'インストール']);
+    expect(cjkQueryParts('インストール手順は')).toEqual(['インストール手順']);
+    expect(cjkQueryParts('このページ')).toEqual(['このページ']);
+    expect(cjkQueryParts('如何')).toEqual(['如何']);
+    expect(cjkQueryParts('什麼是邏輯複寫')).toEqual(['邏輯複寫']);
   });
 });

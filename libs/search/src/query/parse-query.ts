@@ -27,14 +27,40 @@ export function parseQuery(input: string): QueryTerm[] {
       continue;
     }
     for (const run of tokenRuns(m[0])) {
-      if (run.cjk) terms.push({ kind: 'cjk', grams: run.tokens, source: run.source });
-      else terms.push({ kind: 'word', word: run.tokens[0], prefix: false });
+      if (!run.cjk) terms.push({ kind: 'word', word: run.tokens[0], prefix: false });
+      else for (const part of cjkQueryParts(run.source)) for (const r of tokenRuns(part)) terms.push({ kind: 'cjk', grams: r.tokens, source: r.source });
     }
     lastUnquotedEnd = m.index! + m[0].length;
   }
   const last = terms[terms.length - 1];
   if (last?.kind === 'word' && lastUnquotedEnd === input.length && ENDS_IN_WORD.test(input) && last.word.length >= 2) last.prefix = true;
   return dedupe(terms);
+}
+
+/**
+ * Question words of Chinese and Japanese ("what is", "how do I", "please"), left out of an
+ * unquoted CJK run the way English question words are left out of "any word" queries: they
+ * are not in the page, and their chunks only dilute the match.
+ */
+const CJK_QUESTION_WORDS = [
+  '是什麼', '是什么', '什麼是', '什么是', '為什麼', '为什么', '什麼', '什么', '如何', '怎麼', '怎么', '怎樣', '怎样', '哪裡', '哪里', '哪個', '哪个', '請問', '请问',
+  'とは何', 'とは', 'ですか', 'ますか', 'ください', 'どうやって', 'どうすれば', 'どう',
+];
+const CJK_QUESTION_RE = new RegExp(CJK_QUESTION_WORDS.join('|'), 'gu');
+/** Trailing question particles (Chinese). */
+const CJK_FINAL_PARTICLE = /[嗎吗呢]+$/u;
+/** A Japanese particle written as one hiragana between kanji or katakana: "サーバーにインストール". */
+const JA_PARTICLE = /(?<=[\p{sc=Han}\p{sc=Katakana}ー])[はがをにでのとへもか](?=[\p{sc=Han}\p{sc=Katakana}]|$)/gu;
+
+/** The parts of a CJK run worth searching for, question words and particles cut out. */
+export function cjkQueryParts(run: string): string[] {
+  const parts = run
+    .replace(CJK_QUESTION_RE, ' ')
+    .replace(CJK_FINAL_PARTICLE, ' ')
+    .replace(JA_PARTICLE, ' ')
+    .split(' ')
+    .filter(Boolean);
+  return parts.length ? parts : [run];
 }
 
 function dedupe(terms: QueryTerm[]): QueryTerm[] {

@@ -8,7 +8,9 @@ describe('term matchers and snippets', () => {
     const m = termMatchers(parseQuery('installing 資料庫 '), lexemes);
     expect(countMatched('The installer runs', m)).toBe(1);
     expect(countMatched('reinstalling', m)).toBe(0);
-    expect(countMatched('設定資料庫連線 and install', m)).toBe(2);
+    // installing, and both chunks of 資料庫 (a CJK run counts chunk by chunk)
+    expect(countMatched('設定資料庫連線 and install', m)).toBe(3);
+    expect(countMatched('資料 only', m)).toBe(1);
   });
 
   it('cuts a window around the densest cluster of matches, at word boundaries', () => {

@@ -4,7 +4,7 @@ import { QueryTerm } from './parse-query';
 /**
  * Finds query terms in plain text, for snippets and for sentence picking in answers. A word
  * matches words that start with one of its stems or with the word itself (stems are prefixes
- * for the languages PostgreSQL stems); a CJK run matches where it occurs.
+ * for the languages PostgreSQL stems); a CJK run is one matcher per chunk (bigram).
  */
 export interface TermMatcher {
   /** A label for the term (its word or text). */
@@ -21,8 +21,12 @@ export function termMatchers(terms: readonly QueryTerm[], lexemes: Lexemes): Ter
     if (alternatives.length) out.push({ label, regex: new RegExp(`(?<![\\p{L}\\p{M}\\p{N}])(?:${alternatives.join('|')})`, 'giu') });
   };
   for (const term of terms) {
-    if (term.kind === 'word') wordMatcher(term.word, [term.word, ...(term.prefix ? [] : lexemes(term.word))]);
-    else if (term.kind === 'cjk') out.push({ label: term.source, regex: new RegExp(escape(term.source), 'giu') });
+    if (term.kind === 'word') wordMatcher(term.word, [term.word, ...lexemes(term.word)]);
+    else if (term.kind === 'cjk') {
+      // Chunk by chunk: how much of a CJK run a text holds is the share of its chunks found.
+      const units = term.grams.length > 1 ? [...new Set(term.grams)] : [term.source];
+      for (const unit of units) out.push({ label: unit, regex: new RegExp(escape(unit), 'giu') });
+    }
     else for (const t of term.tokens) if (!t.cjk) wordMatcher(t.text, [t.text, ...lexemes(t.text)]);
   }
   return out;

@@ -55,7 +55,13 @@ export function buildTsvector(fields: readonly WeightedTokens[], lexemesOf: (wor
       // D is PostgreSQL's default weight and is written without a letter: the text's weight.
       const entry = weight === 'D' ? String(position) : position + weight;
       add(token, entry);
-      if (isCjkToken(token)) continue;
+      if (isCjkToken(token)) {
+        // The last character of a run is in no chunk as a first character: it is indexed on its
+        // own too (at the last chunk's position), so a one-character query (`'x':*`) finds it.
+        const last = lastCharOfRunEnd(token, tokens[i + 1]);
+        if (last) add(last, entry);
+        continue;
+      }
       const stems = lexemesOf(token);
       for (let k = 0; k < stems.length; k++) if (stems[k] !== token) add(stems[k], entry);
     }
@@ -64,6 +70,18 @@ export function buildTsvector(fields: readonly WeightedTokens[], lexemesOf: (wor
   let out = '';
   for (let i = 0; i < lexemes.length; i++) out += (i ? ' ' : '') + literalLexeme(lexemes[i]) + ':' + lists[i];
   return out;
+}
+
+/**
+ * The last character of a CJK bigram that ends its run (the next token does not start with that
+ * character), else undefined. A bigram followed by another that starts with its last character
+ * needs nothing more: that character is found as the prefix of the next one.
+ */
+function lastCharOfRunEnd(token: string, next: string | undefined): string | undefined {
+  const chars = Array.from(token);
+  if (chars.length !== 2) return undefined;
+  const last = chars[1];
+  return next && next.startsWith(last) ? undefined : last;
 }
 
 /** Convenience for short texts (titles): tokenizes, then builds. */

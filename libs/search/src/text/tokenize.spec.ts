@@ -1,3 +1,4 @@
+import { tsvectorOf } from './build-tsvector';
 import { isCjkToken, textTokens, tokenRuns, trigramSimilarity, trigrams } from './tokenize';
 
 describe('tokenize', () => {
@@ -33,5 +34,10 @@ describe('tokenize', () => {
     expect(trigramSimilarity('elasticsearch', 'elasticsearch')).toBe(1);
     expect(trigramSimilarity('elasticsaerch', 'elasticsearch')).toBeGreaterThan(0.5);
     expect(trigramSimilarity('kafka', 'elasticsearch')).toBeLessThan(0.1);
+  });
+
+  it('indexes the last character of a CJK run on its own, at the last chunk\'s position', () => {
+    const tsv = tsvectorOf([{ text: '內容。設定設', weight: 'D' }], (w) => [w]);
+    expect(tsv.split(' ').sort()).toEqual(['內容:1', '容:1', '定設:3', '設:3', '設定:2'].sort());
   });
 });

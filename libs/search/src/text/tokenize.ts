@@ -134,7 +134,7 @@ export function trigramSimilarity(a: string, b: string): number {
   return shared / (ta.size + tb.length - shared);
 }
 
-/** Words worth offering as typo corrections: plain letters, not too short or long. */
+/** Words worth offering as typo corrections: plain letters, not too short (three) or long. */
 export function isVocabularyWord(word: string): boolean {
-  return word.length >= 4 && word.length <= 24 && /^\p{L}+$/u.test(word) && !CJK_CHAR.test(word);
+  return word.length >= 3 && word.length <= 24 && /^\p{L}+$/u.test(word) && !CJK_CHAR.test(word);
 }
