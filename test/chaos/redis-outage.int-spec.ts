@@ -16,8 +16,8 @@ interface Outcome {
 
 /**
  * Chaos: Redis (its own private server, never the shared one) stops for 10 s while clients read
- * and trigger imports. Reads keep answering; queue-backed commands answer 503 at once with
- * GitBook's error body and record nothing; when Redis is back everything recovers by itself,
+ * and trigger imports. Reads keep answering; queue-backed commands (imports, a merge) answer 503
+ * at once with GitBook's error body and record nothing; /metrics and Bull Board answer promptly; when Redis is back everything recovers by itself,
  * and every import that was accepted completes, even those whose jobs Redis lost.
  */
 describe('chaos: Redis stops for 10 s under load', () => {
@@ -55,6 +55,10 @@ describe('chaos: Redis stops for 10 s under load', () => {
     const { data: revision } = await user.api.spaces.getCurrentRevision(space.id);
     const pagePath = (revision.pages[0] as any).path;
 
+    // A change request with a change, to merge during the outage.
+    const cr = (await user.api.spaces.createChangeRequest(space.id, { subject: 'During the outage' })).data;
+    await user.api.spaces.updateChangeRequestContent(space.id, cr.id, { changes: [{ operation: 'insert_page', title: 'Outage', document: { markdown: '# Outage\n' } }] } as any);
+
     let outage: { from: number; to: number } | undefined;
     let stopping = false;
     const reads: Outcome[] = [];
@@ -81,7 +85,27 @@ describe('chaos: Redis stops for 10 s under load', () => {
     await sleep(2000);
     outage = { from: Date.now(), to: 0 };
     await redis.stop();
-    await sleep(OUTAGE_MS);
+    await sleep(OUTAGE_MS / 2);
+    // A merge is refused at once, like an import, and records nothing.
+    const mergeAt = Date.now();
+    const merge = await q.http('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`, { token: user.token });
+    const mergeMs = Date.now() - mergeAt;
+    expect(merge).toMatchObject({ status: 503, body: { error: { code: 503, message: expect.stringMatching(/Redis.*unavailable/) } } });
+    expect(mergeMs).toBeLessThan(1000);
+    // The operator's views answer promptly: /metrics says the queues are unavailable, Bull Board's API answers 503.
+    const metricsAt = Date.now();
+    const metrics = await q.http('GET', '/metrics', { token: q.config.adminToken });
+    const metricsMs = Date.now() - metricsAt;
+    expect(metrics.status).toBe(200);
+    expect(metrics.body).toContain('quire_queue_up{queue="change-request-merge"} 0');
+    expect(metrics.body).toContain('quire_redis_up 0');
+    expect(metricsMs).toBeLessThan(2000);
+    const boardAt = Date.now();
+    const board = await q.http('GET', '/admin/queues/api/queues', { token: q.config.adminToken });
+    const boardMs = Date.now() - boardAt;
+    expect(board).toMatchObject({ status: 503, body: { error: { code: 503, message: expect.stringMatching(/Redis.*unavailable/) } } });
+    expect(boardMs).toBeLessThan(2000);
+    await sleep(Math.max(0, outage.from + OUTAGE_MS - Date.now()));
     // Readiness says what is wrong meanwhile.
     const ready = await q.http('GET', '/health/ready');
     expect(ready).toMatchObject({ status: 503, body: { checks: { redis: { status: 'down' } } } });
@@ -126,6 +150,9 @@ describe('chaos: Redis stops for 10 s under load', () => {
     );
     expect(runs).toHaveLength(accepted + 1); // and the first import, made before the load
     expect(runs.filter((r: any) => !['completed', 'skipped'].includes(r.status))).toEqual([]);
+    // The refused merge left no trace: the change request is still a draft, and merges now.
+    expect((await user.api.spaces.getChangeRequestById(space.id, cr.id)).data.status).toBe('draft');
+    expect((await user.api.spaces.mergeChangeRequest(space.id, cr.id)).data.result).toBe('merge');
     expect(q.violations).toEqual([]);
   }, 180_000);
 });

@@ -106,6 +106,37 @@ describe('integrations (e2e, official client)', () => {
     expect(inReadModels.rows[0].n).toBe(0);
   });
 
+  it('keeps the secrets when a new version does not send them; {} clears them', async () => {
+    const name = uniqueName('keeps');
+    const box = new SecretBox(SECRET_KEY, 'integration-secrets');
+    const secretsOf = async () => {
+      const events = await q.started.runtime.store.readStream(`integration-${name}`);
+      const sealed = (events[events.length - 1].data as any).secrets;
+      return sealed ? JSON.parse(box.open(sealed, `integration:${name}`)) : undefined;
+    };
+    const hasSecrets = async () => (await q.started.runtime.db.query(`SELECT has_secrets FROM rm_integrations WHERE name = $1`, [name])).rows[0]?.has_secrets;
+    await admin.api.integrations.publishIntegration(name, manifest(org.id, { secrets: { API_KEY: 'v1' } }) as any);
+    expect(await secretsOf()).toEqual({ API_KEY: 'v1' });
+    const { data: second } = await admin.api.integrations.publishIntegration(name, manifest(org.id, { title: 'Second' }) as any);
+    expect(second.title).toBe('Second');
+    expect(await secretsOf()).toEqual({ API_KEY: 'v1' });
+    expect(await hasSecrets()).toBe(true);
+    await admin.api.integrations.publishIntegration(name, manifest(org.id, { secrets: { API_KEY: 'v2' } }) as any);
+    expect(await secretsOf()).toEqual({ API_KEY: 'v2' });
+    await admin.api.integrations.publishIntegration(name, manifest(org.id, { secrets: {} }) as any);
+    expect(await secretsOf()).toBeUndefined();
+    expect(await hasSecrets()).toBe(false);
+    await admin.api.integrations.publishIntegration(name, manifest(org.id) as any);
+    expect(await secretsOf()).toBeUndefined();
+  });
+
+  it('accepts content security policy directives beyond the ones GitBook names, as its schema does', async () => {
+    const name = uniqueName('csp');
+    const csp = { 'script-src': "'self'", 'fenced-frame-src': "'none'", 'x-future-directive': 'a b' };
+    const r = await q.http('POST', `/v1/integrations/${name}`, { token: admin.token, body: manifest(org.id, { contentSecurityPolicy: csp }) });
+    expect([r.status, r.body.contentSecurityPolicy]).toEqual([200, csp]);
+  });
+
   it('validates the name and the body with 400 naming the field', async () => {
     const publish = (name: string, body: unknown) => q.http('POST', `/v1/integrations/${name}`, { token: admin.token, body });
     const cases: Array<[string, unknown, RegExp]> = [
@@ -126,7 +157,8 @@ describe('integrations (e2e, official client)', () => {
       ['ok-name', manifest(org.id, { icon: 'not base64!' }), /icon/],
       ['ok-name', manifest(org.id, { icon: Buffer.from('plain text').toString('base64') }), /icon: must be a PNG/],
       ['ok-name', manifest(org.id, { blocks: [{ id: 'b', title: 'x' }] }), /blocks/],
-      ['ok-name', manifest(org.id, { contentSecurityPolicy: { 'evil-src': 'x' } }), /contentSecurityPolicy/],
+      ['ok-name', manifest(org.id, { contentSecurityPolicy: { 'script-src': 5 } }), /contentSecurityPolicy/],
+      ['ok-name', manifest(org.id, { icon: '' }), /icon/],
       ['ok-name', manifest(org.id, { secrets: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`K${i}`, 'v'])) }), /secrets/],
       ['ok-name', manifest(org.id, { configurations: { space: { properties: { p: { type: 'colour' } } } } }), /configurations/],
     ];

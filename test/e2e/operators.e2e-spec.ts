@@ -93,7 +93,10 @@ describe("the operator's view: Bull Board, /metrics, `cli jobs` (e2e)", () => {
     expect((await get('/metrics', bearer(user.token))).status).toBe(403);
     // The job's completion reaches the histogram through the queue's event stream.
     let text = '';
-    for (let i = 0; i < 50 && !/quire_job_duration_seconds_count\{queue="git-import",outcome="completed"\} [1-9]/.test(text); i++) {
+    // The import's events are recorded a moment before BullMQ moves its job to completed.
+    const settled = (t: string) =>
+      /quire_job_duration_seconds_count\{queue="git-import",outcome="completed"\} [1-9]/.test(t) && /quire_queue_jobs\{queue="git-import",state="completed"\} [1-9]/.test(t);
+    for (let i = 0; i < 50 && !settled(text); i++) {
       const r = await get('/metrics', bearer(ADMIN_TOKEN));
       expect(r.status).toBe(200);
       expect(r.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);

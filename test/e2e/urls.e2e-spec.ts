@@ -83,6 +83,30 @@ describe('URL resolution: GET /v1/urls/content (e2e, official client)', () => {
     expect((await raw(owner.token, `${space.urls.published}/~/revisions/x`)).status).toBe(404);
   });
 
+  it('resolves public and unlisted spaces (and their pages) for an outsider with read access; change requests and private spaces stay hidden', async () => {
+    const { data: open } = await owner.api.orgs.createSpace(org.id, { title: 'Open docs' } as any);
+    const { data: cr } = await owner.api.spaces.createChangeRequest(open.id, { subject: 'Members only' });
+    const published = `${q.config.publishedUrl}/${org.hostname}/${open.id}`;
+    const readme = ((await owner.api.spaces.getCurrentRevision(open.id)).data.pages[0]) as any;
+    const hidden = { status: 404, body: { error: { code: 404, message: 'No content found at this URL' } } };
+    // Private to the organization: nothing for the outsider.
+    expect(await raw(outsider.token, `${published}/${readme.path}`)).toMatchObject(hidden);
+
+    for (const visibility of ['public', 'unlisted']) {
+      await owner.api.spaces.updateSpaceById(open.id, { visibility } as any);
+      const { data: atPage } = await resolve(outsider.api, `${published}/${readme.path}`);
+      expect([visibility, atPage.space.id, atPage.space.visibility, atPage.page?.id]).toEqual([visibility, open.id, visibility, readme.id]);
+      expect(atPage.space.permissions).toMatchObject({ view: true, edit: false, admin: false, comment: false });
+      expect((await resolve(outsider.api, published)).data.space.id).toBe(open.id);
+      expect(await raw(outsider.token, `${published}/no/such/page`)).toMatchObject(hidden);
+      expect(await raw(outsider.token, `${published}/~/changes/${cr.number}`)).toMatchObject(hidden);
+      expect((await raw(owner.token, `${published}/~/changes/${cr.number}`)).status).toBe(200);
+      expect((await raw(undefined, `${published}/${readme.path}`)).status).toBe(401);
+    }
+    await owner.api.spaces.updateSpaceById(open.id, { visibility: 'private' } as any);
+    expect(await raw(outsider.token, `${published}/${readme.path}`)).toMatchObject(hidden);
+  });
+
   it('resolves collection URLs (published and app) to the collection', async () => {
     const { data: direct } = await owner.api.collections.getCollectionById(collection.id);
     expect((await resolve(owner.api, `${q.config.publishedUrl}/${org.hostname}/${collection.id}`)).data).toEqual({ collection: direct });

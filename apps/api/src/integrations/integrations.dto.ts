@@ -58,13 +58,17 @@ const CSP_DIRECTIVES = [
 ] as const;
 const contentSecurityPolicy = z.union([
   z.string().max(4096),
-  z.strictObject(Object.fromEntries(CSP_DIRECTIVES.map((d) => [d, z.string().max(4096).optional()])) as Record<(typeof CSP_DIRECTIVES)[number], z.ZodOptional<z.ZodString>>),
+  // GitBook's schema names these directives and allows others (no additionalProperties: false).
+  z
+    .object(Object.fromEntries(CSP_DIRECTIVES.map((d) => [d, z.string().max(4096).optional()])) as Record<(typeof CSP_DIRECTIVES)[number], z.ZodOptional<z.ZodString>>)
+    .catchall(z.unknown())
+    .refine((csp) => JSON.stringify(csp).length <= 64 * 1024, 'is too large'),
 ]);
 
 /** GitBook's PublishIntegration body. */
 export const publishIntegrationBody = z.object({
   runtime: z.enum(['v1', 'v2']).default('v1'),
-  icon: base64.optional(),
+  icon: base64.min(1, 'must not be empty').optional(),
   title: z.string().min(2).max(30),
   description: z.string().max(100),
   summary: z.string().max(2048).optional(),

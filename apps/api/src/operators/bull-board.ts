@@ -2,6 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { OperatorAuth } from './operator-auth';
+import { RedisAvailability } from './queue-availability';
 
 /** Where Bull Board (the BullMQ dashboard) is mounted. */
 export const BULL_BOARD_ROUTE = '/admin/queues';
@@ -10,13 +11,15 @@ export const BULL_BOARD_ROUTE = '/admin/queues';
  * Bull Board's routes are Fastify's, outside Nest's guards: this hook lets only the instance
  * administrator through (401 with a Basic challenge so browsers prompt, 403 for other users).
  * It matches the route pattern Fastify resolved, so no spelling of the URL (percent-encoding,
- * trailing slash) reaches the dashboard unchecked.
+ * trailing slash) reaches the dashboard unchecked. While Redis is down, the dashboard's API
+ * answers 503 at once.
  */
 @Injectable()
 export class BullBoardGate implements OnModuleInit {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly auth: OperatorAuth,
+    private readonly redis: RedisAvailability,
   ) {}
 
   onModuleInit(): void {
@@ -25,7 +28,14 @@ export class BullBoardGate implements OnModuleInit {
       const route = request.routeOptions?.url;
       if (!route || (route !== BULL_BOARD_ROUTE && !route.startsWith(`${BULL_BOARD_ROUTE}/`))) return;
       const access = await this.auth.check(request.headers.authorization);
-      if (access === 'admin') return;
+      if (access === 'admin') {
+        // The dashboard's API reads Redis; while Redis is down its calls would hang for a minute.
+        if (route.startsWith(`${BULL_BOARD_ROUTE}/api/`) && !(await this.redis.check())) {
+          const message = 'The job queue (Redis) is unavailable, so the job dashboard cannot read it now. Retry shortly.';
+          await reply.status(503).header('content-type', 'application/json; charset=utf-8').header('retry-after', '5').send({ error: { code: 503, message } });
+        }
+        return;
+      }
       const code = access === 'forbidden' ? 403 : 401;
       if (code === 401) void reply.header('www-authenticate', 'Basic realm="Quire operators", charset="UTF-8"');
       const message = code === 401 ? 'Authentication required: the instance administrator token (Bearer, or as the Basic auth password)' : 'The job dashboard is for the instance administrator';

@@ -13,6 +13,7 @@ import type { Logger } from '@quire/platform/logging/logger';
 import { withTimeout } from '@quire/platform/timeout';
 import { Projector } from '@quire/projections/projector';
 import { PROJECTOR, REDIS } from '@quire/infrastructure/tokens';
+import { RedisAvailability } from './queue-availability';
 
 const JOB_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'waiting-children', 'failed', 'completed'] as const;
 /** Projections further behind than this are reported at the cap (reading more to count is waste). */
@@ -40,6 +41,7 @@ export class MetricsService implements OnModuleInit, OnModuleDestroy {
     @Inject(LOGGER) private readonly logger: Logger,
     @Optional() private readonly jobs?: JobQueues,
     @Optional() @Inject(REDIS) private readonly redis?: Redis,
+    @Optional() private readonly availability?: RedisAvailability,
   ) {
     collectDefaultMetrics({ register: this.registry, prefix: 'quire_' });
     this.http = new Histogram({
@@ -64,9 +66,19 @@ export class MetricsService implements OnModuleInit, OnModuleDestroy {
       registers: [this.registry],
       async collect() {
         this.reset();
-        for (const [queue, counts] of await metrics.queueCounts()) {
-          for (const state of JOB_STATES) this.set({ queue, state }, counts[state] ?? 0);
+        for (const [queue, counts] of await metrics.scrapeQueueCounts()) {
+          if (counts) for (const state of JOB_STATES) this.set({ queue, state }, counts[state] ?? 0);
         }
+      },
+    });
+    new Gauge({
+      name: 'quire_queue_up',
+      help: '1 when the queue\'s counts could be read from Redis in this scrape, else 0 (quire_queue_jobs is then absent for it)',
+      labelNames: ['queue'],
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        for (const [queue, counts] of await metrics.scrapeQueueCounts()) this.set({ queue }, counts ? 1 : 0);
       },
     });
     new Gauge({
@@ -74,7 +86,9 @@ export class MetricsService implements OnModuleInit, OnModuleDestroy {
       help: '1 when Redis (the job queues) answered the last scrape, else 0',
       registers: [this.registry],
       async collect() {
-        this.set(metrics.redis ? ((await probe(() => metrics.redis!.ping())) ? 1 : 0) : 0);
+        if (!metrics.redis) return this.set(0);
+        // The heartbeat answers at once; a PING would wait out its timeout while Redis is down.
+        this.set((metrics.availability ? await metrics.availability.check(SCRAPE_TIMEOUT_MS) : await probe(() => metrics.redis!.ping())) ? 1 : 0);
       },
     });
     new Gauge({
@@ -115,6 +129,8 @@ export class MetricsService implements OnModuleInit, OnModuleDestroy {
   }
 
   async metrics(): Promise<string> {
+    // Each scrape reads the queues afresh (once, shared by its gauges): never an earlier scrape's counts.
+    this.lastCounts = undefined;
     return this.registry.metrics();
   }
 
@@ -142,17 +158,33 @@ export class MetricsService implements OnModuleInit, OnModuleDestroy {
     this.queueEvents.push(events);
   }
 
-  private async queueCounts(): Promise<Array<[string, Record<string, number>]>> {
+  private lastCounts?: { counts: Promise<Array<[string, Record<string, number> | undefined]>> };
+
+  /** One read of the queues per scrape (metrics() starts each afresh), shared by the gauges that report it. */
+  private scrapeQueueCounts(): Promise<Array<[string, Record<string, number> | undefined]>> {
+    if (!this.lastCounts) this.lastCounts = { counts: this.queueCounts() };
+    return this.lastCounts.counts;
+  }
+
+  /**
+   * Each queue's counts, or undefined when they cannot be read. While Redis is known to be down
+   * nothing is asked (a command would wait in ioredis' offline queue); otherwise the queues are
+   * asked in parallel, each bounded, so a scrape never takes more than one timeout.
+   */
+  private async queueCounts(): Promise<Array<[string, Record<string, number> | undefined]>> {
     if (!this.jobs) return [];
-    const out: Array<[string, Record<string, number>]> = [];
-    for (const queue of this.jobs.all()) {
-      try {
-        out.push([queue.name, await withTimeout(queue.getJobCounts(...JOB_STATES), SCRAPE_TIMEOUT_MS)]);
-      } catch {
-        // Redis down: the series are absent rather than wrong; quire_redis_up says why.
-      }
-    }
-    return out;
+    const queues = this.jobs.all();
+    if (this.availability && !this.availability.isUp()) return queues.map((q) => [q.name, undefined]);
+    return Promise.all(
+      queues.map(async (queue): Promise<[string, Record<string, number> | undefined]> => {
+        try {
+          return [queue.name, await withTimeout(queue.getJobCounts(...JOB_STATES), SCRAPE_TIMEOUT_MS)];
+        } catch {
+          // The series are absent rather than wrong; quire_queue_up and quire_redis_up say why.
+          return [queue.name, undefined];
+        }
+      }),
+    );
   }
 
   private async projectionLag(): Promise<Array<[string, number]>> {

@@ -19,6 +19,7 @@ export const QUEUE_BACKED_ROUTES = new Set([
 /** Redis counts as down when disconnected, or when it has not answered a PING for this long. */
 const STALE_AFTER_MS = 3000;
 const PING_EVERY_MS = 1000;
+const CHECK_TIMEOUT_MS = 1000;
 
 /** Whether Redis answers now: connection state plus a heartbeat (a hung server keeps its socket open). */
 @Injectable()
@@ -47,6 +48,26 @@ export class RedisAvailability implements OnModuleInit, OnModuleDestroy {
     return !!this.redis && this.redis.status === 'ready' && Date.now() - this.lastPong < STALE_AFTER_MS;
   }
 
+  /**
+   * isUp(), but a stale heartbeat is asked again (one PING, bounded) before Redis counts as down:
+   * a busy event loop (a large import parsing) delays the heartbeat without Redis being gone.
+   */
+  async check(timeoutMs = CHECK_TIMEOUT_MS): Promise<boolean> {
+    if (this.isUp()) return true;
+    if (!this.redis || this.redis.status !== 'ready') return false;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const answered = await Promise.race([
+        this.redis.ping().then(() => true, () => false),
+        new Promise<boolean>((r) => (timer = setTimeout(() => r(false), timeoutMs))),
+      ]);
+      if (answered) this.lastPong = Date.now();
+      return answered;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   private async ping(): Promise<void> {
     // One PING at a time: with Redis hung they would pile up in the offline queue.
     if (this.pinging || this.redis!.status !== 'ready') return;
@@ -66,10 +87,10 @@ export class RedisAvailability implements OnModuleInit, OnModuleDestroy {
 export class QueueAvailabilityInterceptor implements NestInterceptor {
   constructor(private readonly redis: RedisAvailability) {}
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     const request = context.switchToHttp().getRequest();
     const route = `${request.method} ${request.routeOptions?.url}`;
-    if (QUEUE_BACKED_ROUTES.has(route) && !this.redis.isUp()) {
+    if (QUEUE_BACKED_ROUTES.has(route) && !(await this.redis.check())) {
       throw new DomainError('unavailable', 'The job queue (Redis) is unavailable, so this operation cannot be started now; nothing was recorded. Retry shortly.');
     }
     return next.handle();

@@ -75,8 +75,8 @@ export class CustomHostSites implements OnModuleInit {
     const query = (req.query ?? {}) as Record<string, unknown>;
     if (rest[0] === '~') {
       if (rest[1] === 'files' && rest[2] && rest.length <= 4) return this.pages.file(address, spaceId, rest[2], query.v, req, reply);
-      if (rest[1] === 'search' && rest.length === 2) return this.pages.searchPage(address, spaceId, query.q, reply);
-      if (rest[1] === 'search.json' && rest.length === 2) return this.pages.searchJson(address, spaceId, query.query, reply);
+      if (rest[1] === 'search' && rest.length === 2) return this.pages.searchPage(address, spaceId, query.q, req, reply);
+      if (rest[1] === 'search.json' && rest.length === 2) return this.pages.searchJson(address, spaceId, query.query, req, reply);
     }
     return this.pages.page(address, spaceId, rest.join('/'), req, reply);
   }

@@ -6,6 +6,7 @@ import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
 import { ContentQueries } from '@quire/read-models/content/content.queries';
 import { AccessQueries, SpaceAccessRow } from '@quire/read-models/permissions/permissions.queries';
 import { entityId } from '../http/validation';
+import { opensShareLink } from '../spaces/share-links';
 import { publishedSpaceUrl, spaceVisibility } from '../spaces/spaces.presenter';
 import { buildSiteIndex, SiteIndex } from './site-index';
 import { encodePagePath, siteBasePath, SiteUrls } from './site-urls';
@@ -25,7 +26,9 @@ export type SiteAddress = { organization: string } | { customHostname: string };
 
 export interface PublishedSpace {
   space: SpaceAccessRow;
-  visibility: 'public' | 'unlisted';
+  visibility: 'public' | 'unlisted' | 'share-link';
+  /** Where the site's pages live (its links and its share cookie's path). */
+  root: string;
   index: SiteIndex;
   urls: SiteUrls;
   /** Changes with the revision and with every space setting a page shows. */
@@ -39,8 +42,8 @@ export type SiteLookup = { found: PublishedSpace } | { redirect: string } | { mi
  * live and `public` or `unlisted`, under the organization segment of its organization (the
  * organization id redirects to the hostname when there is one) and, when its organization has a
  * custom hostname, also at that host's root. Everything else, private spaces and spaces of other
- * organizations included, is indistinguishable from a space that does not exist. Share links are
- * not modelled, so no key opens a private space.
+ * organizations included, is indistinguishable from a space that does not exist. A share-link
+ * space is served like an unlisted one, to requests holding its share key (share-links.ts).
  *
  * A site's links are host-relative to the address it was asked at, so each form works on its own
  * (the path form keeps working when a custom hostname is added, whether or not the operator's
@@ -61,12 +64,14 @@ export class PublishedSites {
     this.basePath = siteBasePath(config.publishedUrl);
   }
 
-  async lookup(address: SiteAddress, spaceId: string, rest = ''): Promise<SiteLookup> {
+  /** `shareKey`: the key the request holds, if any; `query`: kept on a redirect (`?share=...`). */
+  async lookup(address: SiteAddress, spaceId: string, rest = '', shareKey?: string, query = ''): Promise<SiteLookup> {
     if (!entityId.safeParse(spaceId).success) return { missing: true };
     const space = await this.access.space(spaceId, ANONYMOUS);
     if (!space || space.deleted_at) return { missing: true };
     const visibility = spaceVisibility(space);
-    if (visibility !== 'public' && visibility !== 'unlisted') return { missing: true };
+    const shared = visibility === 'share-link' && opensShareLink(this.config, space, shareKey);
+    if (visibility !== 'public' && visibility !== 'unlisted' && !shared) return { missing: true };
     let root: string;
     if ('customHostname' in address) {
       if (!space.organization_custom_hostname || address.customHostname !== space.organization_custom_hostname) return { missing: true };
@@ -76,7 +81,7 @@ export class PublishedSites {
       if (address.organization !== canonical) {
         const sameOrganization = address.organization === space.organization_id || address.organization.toLowerCase() === space.organization_hostname?.toLowerCase();
         if (!sameOrganization) return { missing: true };
-        return { redirect: `${this.basePath}/${encodeURIComponent(canonical)}/${encodeURIComponent(space.id)}${rest}` };
+        return { redirect: `${this.basePath}/${encodeURIComponent(canonical)}/${encodeURIComponent(space.id)}${rest}${query}` };
       }
       root = `${this.basePath}/${encodeURIComponent(canonical)}/${encodeURIComponent(space.id)}`;
     }
@@ -95,7 +100,7 @@ export class PublishedSites {
       new Date(space.updated_at).toISOString(),
     ].join('\u0000');
     const etag = `"${space.revision}-${createHash('sha1').update(settings).digest('hex').slice(0, 12)}"`;
-    return { found: { space, visibility, index, urls, etag } };
+    return { found: { space, visibility: visibility as PublishedSpace['visibility'], root, index, urls, etag } };
   }
 
   /** The absolute published URL of a site path (for `rel=canonical`). */

@@ -13,6 +13,7 @@ import { firstDocument } from './site-index';
 import { SITE_SCRIPT_HASH } from './site-script';
 import { SITE_STYLE } from './site-style';
 import { encodePagePath } from './site-urls';
+import { SHARE_PARAM } from '../spaces/share-links';
 
 const STYLE_HASH = `sha256-${createHash('sha256').update(SITE_STYLE).digest('base64')}`;
 /** Only the site's own script and stylesheet run; content cannot add either. */
@@ -40,13 +41,14 @@ export class SitePages {
   ) {}
 
   async file(address: SiteAddress, spaceId: string, fileId: string, version: unknown, req: FastifyRequest, reply: Reply) {
-    const site = await this.find(address, spaceId, `/~/files/${encodeURIComponent(fileId)}`, reply);
+    const site = await this.find(address, spaceId, `/~/files/${encodeURIComponent(fileId)}`, req, reply);
     if (!site) return;
     const file = site.index.filesById.get(fileId);
     if (!file) return reply.status(404).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send('File not found');
     const etag = `"${file.blob}"`;
     // A URL naming the current content (`?v=`) never changes meaning; a bare one is revalidated.
-    const cache = typeof version === 'string' && version.length >= 7 && file.blob.startsWith(version) ? 'public, max-age=31536000, immutable' : 'public, max-age=300';
+    const scope = site.visibility === 'share-link' ? 'private' : 'public';
+    const cache = typeof version === 'string' && version.length >= 7 && file.blob.startsWith(version) ? `${scope}, max-age=31536000, immutable` : `${scope}, max-age=300`;
     reply.header('etag', etag).header('cache-control', cache).header('content-security-policy', FILE_CSP).header('x-content-type-options', 'nosniff');
     if (notModified(req, etag)) return reply.status(304).send();
     const inline = INLINE_TYPES.test(file.contentType);
@@ -58,8 +60,8 @@ export class SitePages {
       .send(Buffer.from(bytes));
   }
 
-  async searchPage(address: SiteAddress, spaceId: string, q: unknown, reply: Reply) {
-    const site = await this.find(address, spaceId, '/~/search', reply);
+  async searchPage(address: SiteAddress, spaceId: string, q: unknown, req: FastifyRequest, reply: Reply) {
+    const site = await this.find(address, spaceId, '/~/search', req, reply);
     if (!site) return;
     const query = typeof q === 'string' ? q.trim().slice(0, MAX_QUERY) : '';
     const hits = query ? siteSearchHits(await this.search.searchSpace(site.space.id, query, { limit: 25 }), site.index, site.urls) : [];
@@ -75,8 +77,8 @@ export class SitePages {
     return sendHtml(reply, 200, page, { 'cache-control': 'no-store' });
   }
 
-  async searchJson(address: SiteAddress, spaceId: string, q: unknown, reply: Reply) {
-    const site = await this.find(address, spaceId, '/~/search.json', reply, false);
+  async searchJson(address: SiteAddress, spaceId: string, q: unknown, req: FastifyRequest, reply: Reply) {
+    const site = await this.find(address, spaceId, '/~/search.json', req, reply, false);
     if (!site) return;
     const query = typeof q === 'string' ? q.trim().slice(0, MAX_QUERY) : '';
     const items = query ? siteSearchHits(await this.search.searchSpace(site.space.id, query, { limit: 10 }), site.index, site.urls) : [];
@@ -85,7 +87,7 @@ export class SitePages {
 
   async page(address: SiteAddress, spaceId: string, rawPath: string, req: FastifyRequest, reply: Reply) {
     const path = rawPath.replace(/^\/+|\/+$/g, '');
-    const site = await this.find(address, spaceId, path ? `/${encodePagePath(path)}` : '', reply);
+    const site = await this.find(address, spaceId, path ? `/${encodePagePath(path)}` : '', req, reply);
     if (!site) return;
     const node = path === '' ? site.index.first : site.index.byPath.get(path);
     if (!node) {
@@ -95,7 +97,7 @@ export class SitePages {
       if (landing) return reply.status(302).header('location', site.urls.page(landing)).send();
       return this.notFound(site, reply);
     }
-    reply.header('etag', site.etag).header('cache-control', 'public, max-age=0, must-revalidate');
+    reply.header('etag', site.etag).header('cache-control', `${site.visibility === 'share-link' ? 'private' : 'public'}, max-age=0, must-revalidate`);
     if (notModified(req, site.etag)) return reply.status(304).send();
     const document = await this.sites.document(site, node.path);
     const page = renderLayout({
@@ -103,12 +105,12 @@ export class SitePages {
       title: node.title,
       description: node.description,
       canonicalUrl: this.sites.absoluteUrl(site, node),
-      noindex: site.visibility === 'unlisted',
+      noindex: site.visibility !== 'public',
       navigation: renderNavigation(site.index, site.urls, node.id),
       main: renderPage(site.index, site.urls, node, document),
       language: site.space.language,
     });
-    return sendHtml(reply, 200, page, site.visibility === 'unlisted' ? { 'x-robots-tag': 'noindex' } : {});
+    return sendHtml(reply, 200, page, site.visibility !== 'public' ? { 'x-robots-tag': 'noindex' } : {});
   }
 
   /** An address that names no published space at all. */
@@ -117,10 +119,24 @@ export class SitePages {
     return reply.status(404).type('application/json; charset=utf-8').send({ error: { code: 404, message: 'No published site here' } });
   }
 
-  /** The published space, or the answer already sent (404, or a redirect to its canonical URL). */
-  private async find(address: SiteAddress, spaceId: string, rest: string, reply: Reply, asHtml = true): Promise<PublishedSpace | undefined> {
-    const lookup = await this.sites.lookup(address, spaceId, rest);
-    if ('found' in lookup) return lookup.found;
+  /**
+   * The published space, or the answer already sent (404, or a redirect to its canonical URL).
+   * A share-link space's key comes in the link's query (`?share=`), then in a cookie scoped to
+   * the site's path, set here, so that the site's own links and its search work without it.
+   */
+  private async find(address: SiteAddress, spaceId: string, rest: string, req: FastifyRequest, reply: Reply, asHtml = true): Promise<PublishedSpace | undefined> {
+    const fromQuery = (req.query as Record<string, unknown> | undefined)?.[SHARE_PARAM];
+    const shareKey = typeof fromQuery === 'string' ? fromQuery : readCookie(req, shareCookie(spaceId));
+    const query = typeof fromQuery === 'string' ? `?${SHARE_PARAM}=${encodeURIComponent(fromQuery)}` : '';
+    const lookup = await this.sites.lookup(address, spaceId, rest, shareKey, query);
+    if ('found' in lookup) {
+      const site = lookup.found;
+      if (site.visibility === 'share-link' && typeof fromQuery === 'string') {
+        const secure = req.protocol === 'https' ? '; Secure' : '';
+        reply.header('set-cookie', `${shareCookie(spaceId)}=${fromQuery}; Path=${site.root}; HttpOnly; SameSite=Lax${secure}`);
+      }
+      return site;
+    }
     if ('redirect' in lookup) {
       await reply.status(301).header('location', lookup.redirect).send();
       return undefined;
@@ -171,4 +187,15 @@ function notModified(req: FastifyRequest, etag: string): boolean {
     .split(',')
     .map((t) => t.trim().replace(/^W\//, ''))
     .some((t) => t === etag || t === '*');
+}
+
+/** The cookie holding a share-link space's key once its link was opened. */
+const shareCookie = (spaceId: string) => `quire_share_${spaceId}`;
+
+function readCookie(req: FastifyRequest, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const i = part.indexOf('=');
+    if (i > 0 && part.slice(0, i).trim() === name) return part.slice(i + 1).trim();
+  }
+  return undefined;
 }

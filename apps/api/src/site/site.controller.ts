@@ -27,13 +27,13 @@ export class SiteController {
   }
 
   @Get(':org/:spaceId/~/search')
-  searchPage(@Param('org') org: string, @Param('spaceId') spaceId: string, @Query('q') q: unknown, @Res() reply: Reply) {
-    return this.pages.searchPage({ organization: org }, spaceId, q, reply);
+  searchPage(@Param('org') org: string, @Param('spaceId') spaceId: string, @Query('q') q: unknown, @Req() req: FastifyRequest, @Res() reply: Reply) {
+    return this.pages.searchPage({ organization: org }, spaceId, q, req, reply);
   }
 
   @Get(':org/:spaceId/~/search.json')
-  searchJson(@Param('org') org: string, @Param('spaceId') spaceId: string, @Query('query') q: unknown, @Res() reply: Reply) {
-    return this.pages.searchJson({ organization: org }, spaceId, q, reply);
+  searchJson(@Param('org') org: string, @Param('spaceId') spaceId: string, @Query('query') q: unknown, @Req() req: FastifyRequest, @Res() reply: Reply) {
+    return this.pages.searchJson({ organization: org }, spaceId, q, req, reply);
   }
 
   @Get(':org/:spaceId/*')

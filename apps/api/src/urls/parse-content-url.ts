@@ -1,4 +1,5 @@
 import { badRequest, isCustomHostname } from '@quire/domain';
+import { SHARE_PARAM } from '../spaces/share-links';
 
 /**
  * What a content URL names, before any lookup. Quire's URLs:
@@ -23,7 +24,7 @@ export interface ContentUrlTarget {
   changeRequest?: string;
   /** The page path inside the space (or the change request), '' for none. */
   pagePath: string;
-  /** A share-link key carried in the query (`shareKey`). */
+  /** A share-link key carried in the query (`share`, or `shareKey`). */
   shareKey?: string;
 }
 
@@ -41,7 +42,8 @@ export function parseContentUrl(raw: string, bases: ContentUrlBases): ContentUrl
     throw badRequest('Invalid query: url: must be an absolute URL');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw badRequest('Invalid query: url: must be an http(s) URL');
-  const shareKey = url.searchParams.get('shareKey') ?? undefined;
+  // `share` as in a share-link space's urls.published; `shareKey` as getSpaceById names it.
+  const shareKey = url.searchParams.get(SHARE_PARAM) ?? url.searchParams.get('shareKey') ?? undefined;
 
   const published = segmentsUnder(url, bases.publishedUrl);
   if (published) {

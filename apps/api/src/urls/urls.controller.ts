@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { z } from 'zod';
-import { notFound } from '@quire/domain';
+import { notFound, Role } from '@quire/domain';
 import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
 import { ChangeRequestQueries } from '@quire/read-models/change-requests/change-requests.queries';
 import { IdentityQueries } from '@quire/read-models/identity/identity.queries';
@@ -12,7 +12,8 @@ import { ContentReader } from '../content/content-reader';
 import { Caller, CurrentCaller } from '../http/auth';
 import { entityId, parseInput } from '../http/validation';
 import { AccessService } from '../permissions/access.service';
-import { presentSpace } from '../spaces/spaces.presenter';
+import { opensShareLink } from '../spaces/share-links';
+import { presentSpace, spaceVisibility } from '../spaces/spaces.presenter';
 import { ContentUrlTarget, parseContentUrl } from './parse-content-url';
 
 /** The page as in a revision tree: no body (getContentByUrl takes no format). */
@@ -25,7 +26,8 @@ const nothingHere = () => notFound('No content found at this URL');
 /**
  * GitBook's getContentByUrl: a published URL of Quire (under QUIRE_PUBLISHED_URL or on an
  * organization's custom hostname) or an app URL to the collection, or the space
- * (with the change request and page it names). Only content the caller can read resolves.
+ * (with the change request and page it names). Only content the caller can read resolves, and
+ * public or unlisted spaces (not their change requests) for anyone signed in.
  */
 @Controller('v1/urls')
 export class UrlsController {
@@ -62,12 +64,16 @@ export class UrlsController {
     return { collection: presentCollection(this.config, collection, role) };
   }
 
-  /**
-   * Share keys open share-link publications; Quire publishes no space that way yet, so a key
-   * grants nothing beyond the caller's own access (and never reveals a private space).
-   */
   private async inSpace(caller: Caller, target: ContentUrlTarget, space: NonNullable<Awaited<ReturnType<AccessQueries['space']>>>) {
-    const role = this.access.roleOf(caller, space);
+    const own = this.access.roleOf(caller, space);
+    // A public or unlisted space's site is served to anyone, and a share-link space's to whoever
+    // has its key, so their URLs resolve for them too (read access); change requests stay with
+    // those who have a role on the space.
+    const published =
+      !own &&
+      target.changeRequest === undefined &&
+      (['public', 'unlisted'].includes(spaceVisibility(space)) || opensShareLink(this.config, space, target.shareKey));
+    const role: Role | null = own ?? (published ? 'read' : null);
     if (!role || space.deleted_at) throw nothingHere();
     const result: Record<string, unknown> = { space: presentSpace(this.config, space, role) };
     let revision = space.revision;

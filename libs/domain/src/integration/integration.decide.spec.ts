@@ -24,6 +24,18 @@ describe('integration', () => {
     expect(events).toEqual([expect.objectContaining({ type: 'IntegrationPublished', data: expect.objectContaining({ version: 1, organizationId: 'o1' }) })]);
   });
 
+  it('given sealed secrets, when a new version sends none, then they carry over; null clears them; not across an unpublish', () => {
+    const sealed = { alg: 'aes-256-gcm', kid: 'k', iv: 'i', tag: 't', data: 'd' } as any;
+    const first = decideIntegration({ ...publish(), secrets: sealed }, given([]), { now });
+    const kept = decideIntegration(publish(), given(first), { now });
+    expect((kept[0].data as any).secrets).toEqual(sealed);
+    const cleared = decideIntegration({ ...publish(), secrets: null }, given([...first, ...kept]), { now });
+    expect((cleared[0].data as any).secrets).toBeUndefined();
+    expect((decideIntegration(publish(), given([...first, ...kept, ...cleared]), { now })[0].data as any).secrets).toBeUndefined();
+    const gone = decideIntegration({ type: 'UnpublishIntegration', name: 'acme', actorId: 'u1' }, given(first), { now });
+    expect((decideIntegration(publish(), given([...first, ...gone]), { now })[0].data as any).secrets).toBeUndefined();
+  });
+
   it('given a published integration, when published again, then its version goes up', () => {
     const first = decideIntegration(publish(), given([]), { now });
     const second = decideIntegration(publish(), given(first), { now });

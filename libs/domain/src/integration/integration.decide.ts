@@ -12,7 +12,8 @@ export interface PublishIntegration {
   name: string;
   organizationId: string;
   definition: IntegrationDefinition;
-  secrets?: SealedValue;
+  /** Sealed new secrets; null clears them (`{}` sent); undefined (not sent) keeps the live version's. */
+  secrets?: SealedValue | null;
   publisherId: string;
 }
 
@@ -35,6 +36,7 @@ export function decideIntegration(command: IntegrationCommand, state: Integratio
       if (state.exists && state.organizationId !== command.organizationId) {
         throw conflict(`The integration name "${command.name}" is already used by another organization`);
       }
+      const secrets = command.secrets === undefined ? (state.exists ? state.secrets : undefined) : (command.secrets ?? undefined);
       return [
         {
           type: 'IntegrationPublished',
@@ -43,7 +45,7 @@ export function decideIntegration(command: IntegrationCommand, state: Integratio
             organizationId: command.organizationId,
             version: state.version + 1,
             definition: command.definition,
-            ...(command.secrets ? { secrets: command.secrets } : {}),
+            ...(secrets ? { secrets } : {}),
             publishedBy: command.publisherId,
             at,
           },

@@ -1,11 +1,13 @@
 import { Aggregate } from '../shared/event';
-import { IntegrationEvent } from './integration.events';
+import { IntegrationEvent, SealedValue } from './integration.events';
 
 export interface IntegrationState {
   exists: boolean;
   organizationId?: string;
   /** The last published version; it keeps counting across an unpublish and a new publish. */
   version: number;
+  /** The sealed secrets of the live version, carried into a new one that does not send `secrets`. */
+  secrets?: SealedValue;
 }
 
 export const integrationAggregate: Aggregate<IntegrationState, IntegrationEvent> = {
@@ -13,9 +15,9 @@ export const integrationAggregate: Aggregate<IntegrationState, IntegrationEvent>
   evolve(state, event) {
     switch (event.type) {
       case 'IntegrationPublished':
-        return { exists: true, organizationId: event.data.organizationId, version: event.data.version };
+        return { exists: true, organizationId: event.data.organizationId, version: event.data.version, secrets: event.data.secrets };
       case 'IntegrationUnpublished':
-        return { ...state, exists: false };
+        return { ...state, exists: false, secrets: undefined };
       default:
         return state;
     }

@@ -8,6 +8,8 @@ import { Projection } from '@quire/projections/projection';
 export const integrationsProjection: Projection = {
   name: 'integrations',
   version: 1,
+  // apply reads no result of its writes: a rebuild may coalesce them.
+  writeResultsUnused: true,
   tables: ['rm_integrations', 'rm_integration_assets'],
   handles: ['IntegrationPublished', 'IntegrationUnpublished'],
   schema: (t) => `

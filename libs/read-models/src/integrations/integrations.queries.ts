@@ -1,6 +1,6 @@
 import type { IntegrationCategory, IntegrationScope, IntegrationTarget, Role } from '@quire/domain';
 import { Queryable } from '@quire/platform/db/db';
-import { decodeCursor, ListResponse, toPage } from '@quire/platform/http/pagination';
+import { decodeCursor, idCursor, ListResponse, toPage } from '@quire/platform/http/pagination';
 import type { OrganizationRow } from '../identity/identity.queries';
 
 export interface IntegrationRow {
@@ -80,7 +80,7 @@ export class IntegrationQueries {
    * viewer belongs to (all of them for the instance administrator); by name.
    */
   async list(viewer: IntegrationViewer, f: IntegrationFilters): Promise<ListResponse<IntegrationRow>> {
-    const after = decodeCursor(f.page, 1)?.[0] as string | undefined;
+    const after = decodeCursor(f.page, idCursor)?.[0] as string | undefined;
     const r = await this.db.query<IntegrationRow & { listed: boolean }>(
       `SELECT * FROM (${SELECT}) x
         WHERE listed

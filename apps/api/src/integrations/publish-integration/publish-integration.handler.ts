@@ -10,7 +10,7 @@ export const INTEGRATION_SECRETS_PURPOSE = 'integration-secrets';
 /** Binds a sealed secret to its integration: it does not open as another's. */
 export const integrationSecretsContext = (name: string) => `integration:${name}`;
 
-/** Seals the secrets (never recorded in the clear), then records the new version. */
+/** Seals the secrets (never recorded in the clear), then records the new version; without `secrets` the previous ones are kept. */
 @CommandHandler(PublishIntegrationCommand)
 export class PublishIntegrationHandler implements ICommandHandler<PublishIntegrationCommand> {
   private readonly box?: SecretBox;
@@ -23,7 +23,8 @@ export class PublishIntegrationHandler implements ICommandHandler<PublishIntegra
   }
 
   async execute({ name, organizationId, definition, secrets, actorId }: PublishIntegrationCommand) {
-    let sealed: SealedValue | undefined;
+    // Not sent: the live version's secrets carry over (in decide); `{}`: cleared.
+    let sealed: SealedValue | null | undefined = secrets === undefined ? undefined : null;
     if (secrets && Object.keys(secrets).length > 0) {
       if (!this.box) {
         throw unprocessable(
