@@ -1,6 +1,10 @@
-import { mkdtempSync, rmSync } from 'fs';
+import { execFileSync } from 'child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'fs';
+import { createServer, request as httpRequest, type Server } from 'http';
+import type { AddressInfo } from 'net';
 import { tmpdir } from 'os';
 import { join } from 'path';
+import { GitImportProcessor } from '../../apps/worker/src/git-import/git-import.processor';
 import { cloneBundle, createRepoFromFiles, startGitHttpServer } from '../support/git-http-server';
 import { startTestQuire, TestQuire } from '../support/quire-app';
 
@@ -170,26 +174,295 @@ describe('git import (e2e: real git over HTTP, BullMQ worker)', () => {
 
     expect((await importInto(space.id, { url: `${git.url}/handbook.git`, ref: 'refs/heads/main', timestamp: '2026-01-02T00:00:00Z' })).status).toBe(204);
     await settled(space.id, 2);
-    expect((await importInto(space.id, { url: `${git.url}/handbook.git`, ref: 'refs/heads/main', timestamp: '2026-01-01T00:00:00Z' })).status).toBe(204);
+    expect((await importInto(space.id, { url: `${git.url}/skipped.git`, ref: 'refs/heads/main', timestamp: '2026-01-01T00:00:00Z' })).status).toBe(204);
     const runs = await settled(space.id, 3);
     expect(runs[0]).toMatchObject({ status: 'skipped' });
+    // The space shows the last import that ran, not the skipped one.
+    const { data: live } = await owner.api.spaces.getSpaceById(space.id);
+    expect(live.gitSync).toMatchObject({ repoName: 'handbook', operation: { state: 'success', direction: 'import' } });
+  });
+
+  it('imports a named branch from a repository whose HEAD is dangling', async () => {
+    await createRepoFromFiles(root, 'dangling', { 'README.md': '# Dangling\n', 'SUMMARY.md': '* [Dangling](README.md)\n' });
+    execFileSync('git', ['--git-dir', join(root, 'dangling.git'), 'symbolic-ref', 'HEAD', 'refs/heads/master']);
+    const space = await newSpace('Dangling');
+    expect((await importInto(space.id, { url: `${git.url}/dangling.git`, ref: 'refs/heads/main' })).status).toBe(204);
+    const [run] = await settled(space.id);
+    expect(run).toMatchObject({ status: 'completed' });
+    const { data: revision } = await owner.api.spaces.getCurrentRevision(space.id);
+    expect(revision.pages.map((p: any) => p.title)).toEqual(['Dangling']);
+  });
+
+  it('records a failure after the fetch at once, with its reason, and drops the credentials', async () => {
+    const space = await newSpace('Unwritable');
+    // The space's content repository cannot take new objects: writing the revision fails.
+    const gitdir = join(q.config.dataDir, 'spaces', `${space.id}.git`);
+    mkdirSync(join(gitdir, 'objects'), { recursive: true });
+    renameSync(join(gitdir, 'objects'), join(gitdir, 'objects.moved'));
+    writeFileSync(join(gitdir, 'objects'), 'not a directory');
+    const url = `${git.url.replace('http://', `http://bot:${PASSWORD}@`)}/private.git`;
+    expect((await importInto(space.id, { url, ref: 'refs/heads/main' })).status).toBe(204);
+    // Five attempts with backoff would take over 15 s: a permanent error is recorded on the first.
+    const [run] = await settled(space.id, 1, 10_000);
+    expect(run).toMatchObject({ status: 'failed', error: { code: 'internal' } });
+    expect(run.error.message).toMatch(/^Writing the imported content to the space failed: .*ENOTDIR/);
+    const { data: live } = await owner.api.spaces.getSpaceById(space.id);
+    expect(live.gitSync).toMatchObject({ operation: { state: 'failure' } });
+    expect(await q.started.runtime.redis!.keys(`${q.config.queuePrefix}:secret:*`)).toEqual([]);
+  });
+
+  it('strips token query parameters and URL credentials from everything it records', async () => {
+    const tokens = ['Tok3n-private', 'Tok3n-access', 'Tok3n-plain', 'Tok3n-gitinfo'];
+    const space = await newSpace('Tokens');
+    const r = await importInto(space.id, {
+      url: `${git.url}/handbook.git?private_token=${tokens[0]}`,
+      ref: 'refs/heads/main',
+      repoTreeURL: `https://bot:${PASSWORD}@example.com/tree/main?access_token=${tokens[1]}&tab=docs`,
+      repoCommitURL: `https://example.com/commit?token=${tokens[2]}`,
+      gitInfo: { provider: 'gitlab', url: `https://bot:${PASSWORD}@gitlab.example.com/docs?private_token=${tokens[3]}` },
+    });
+    expect(r.status).toBe(204);
+    const [run] = await settled(space.id);
+    expect(run.status).toBe('completed');
+    const { data: live } = await owner.api.spaces.getSpaceById(space.id);
+    expect(live.gitSync).toMatchObject({ url: 'https://example.com/tree/main?tab=docs', repoName: 'handbook' });
+    const { data: revision } = await owner.api.spaces.getCurrentRevision(space.id);
+    expect((revision as any).git.url).toBe(`https://example.com/commit/${run.commit.oid}`);
+    for (const secret of [...tokens, PASSWORD]) {
+      const inEvents = await q.started.runtime.db.query(`SELECT count(*)::int AS n FROM quire_events WHERE data::text LIKE $1 OR metadata::text LIKE $1`, [`%${secret}%`]);
+      expect([secret, inEvents.rows[0].n]).toEqual([secret, 0]);
+      const inSpaces = await q.started.runtime.db.query(`SELECT count(*)::int AS n FROM rm_spaces WHERE git_sync::text LIKE $1 OR git_sync_pending::text LIKE $1`, [`%${secret}%`]);
+      expect([secret, inSpaces.rows[0].n]).toEqual([secret, 0]);
+    }
+    expect(await q.started.runtime.redis!.keys(`${q.config.queuePrefix}:secret:*`)).toEqual([]);
+  });
+
+  it('stores at most 100 warnings, the last one counting the rest', async () => {
+    const missing = Array.from({ length: 150 }, (_, i) => `* [Missing ${i}](missing-${i}.md)`).join('\n');
+    await createRepoFromFiles(root, 'noisy', { 'README.md': '# Noisy\n', 'SUMMARY.md': `* [Noisy](README.md)\n${missing}\n` });
+    const space = await newSpace('Noisy');
+    expect((await importInto(space.id, { url: `${git.url}/noisy.git`, ref: 'refs/heads/main' })).status).toBe(204);
+    const [run] = await settled(space.id);
+    expect(run.status).toBe('completed');
+    expect(run.warnings).toHaveLength(101);
+    expect(run.warnings[100]).toMatch(/^\.\.\. and \d+ more warnings$/);
+  });
+
+  it('keeps the space lock alive while a slow import runs', async () => {
+    // A proxy that holds each answer of the git server for a while.
+    const slow: Server = createServer((req, res) => {
+      const target = new URL(req.url ?? '/', git.url);
+      const upstream = httpRequest(target, { method: req.method, headers: req.headers }, (answer) => {
+        setTimeout(() => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        }, 1_500);
+      });
+      req.pipe(upstream);
+    });
+    await new Promise<void>((ready) => slow.listen(0, '127.0.0.1', ready));
+    const processor = q.started.app.get(GitImportProcessor);
+    const ttl = processor.lockTtlMs;
+    processor.lockTtlMs = 600;
+    try {
+      const space = await newSpace('Slow');
+      const lockKey = `${q.config.queuePrefix}:lock:git-import:${space.id}`;
+      const { port } = slow.address() as AddressInfo;
+      expect((await importInto(space.id, { url: `http://127.0.0.1:${port}/handbook.git`, ref: 'refs/heads/main' })).status).toBe(204);
+      const redis = q.started.runtime.redis!;
+      const deadline = Date.now() + 10_000;
+      while (!(await redis.exists(lockKey)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      // Two answers of 1.5 s each: the lock outlives its 600 ms lifetime several times over.
+      await new Promise((r) => setTimeout(r, 2_000));
+      expect(await redis.exists(lockKey)).toBe(1);
+      const [run] = await settled(space.id);
+      expect(run.status).toBe('completed');
+      expect(await redis.exists(lockKey)).toBe(0);
+    } finally {
+      processor.lockTtlMs = ttl;
+      await new Promise((closed) => slow.close(closed));
+    }
   });
 
   it.each([
-    ['noislabs-gitbook-docs.bundle', 'main', 22, undefined],
-    ['fluent-fluentd-docs-gitbook.bundle', '1.0', 191, undefined],
-    ['pgsql-tw-gitbook-docs.bundle', 'master', 824, undefined],
-  ])('imports the real repository %s with every SUMMARY page and asset', async (bundle, branch, summaryPages, projectDirectory) => {
+    ['noislabs-gitbook-docs.bundle', 'main', '', 22],
+    ['fluent-fluentd-docs-gitbook.bundle', '1.0', '', 191],
+    ['pgsql-tw-gitbook-docs.bundle', 'master', 'tw/', 824],
+  ])('imports the real repository %s with every SUMMARY page (title and path) and every referenced asset', async (bundle, branch, docsRoot, summaryCount) => {
     const name = bundle.replace('.bundle', '');
+    // Served as `git clone --bare` leaves it; the branch is named explicitly.
     await cloneBundle(join(FIXTURES, bundle), root, name);
+    const checkout = join(root, `${name}-checkout`);
+    execFileSync('git', ['clone', '-q', '--branch', branch, join(FIXTURES, bundle), checkout]);
+    const exists = (path: string) => existsSync(join(checkout, path)) && statSync(join(checkout, path)).isFile();
+
     const space = await newSpace(name.slice(0, 40));
-    expect((await importInto(space.id, { url: `${git.url}/${name}.git`, ref: `refs/heads/${branch}`, ...(projectDirectory ? { repoProjectDirectory: projectDirectory } : {}) })).status).toBe(204);
-    const [run] = await settled(space.id, 1, 120_000);
+    const initial = (await owner.api.spaces.getCurrentRevision(space.id)).data.id;
+    expect((await importInto(space.id, { url: `${git.url}/${name}.git`, ref: `refs/heads/${branch}` })).status).toBe(204);
+    const [run] = await settled(space.id, 1, 150_000);
     expect(run.status).toBe('completed');
-    const { data: revision } = await owner.api.spaces.getCurrentRevision(space.id);
-    const documents = allPages(revision.pages).filter((p) => p.type === 'document');
-    // Every SUMMARY entry, plus the README when SUMMARY does not list it.
-    expect(documents.length).toBeGreaterThanOrEqual(summaryPages);
+    // A large revision may take a moment to reach the content read model (the API says 503,
+    // or still shows the space's first revision): wait for the imported one.
+    let revision: any;
+    for (const deadline = Date.now() + 60_000; !revision; ) {
+      const r = await q.http('GET', `/v1/spaces/${space.id}/content`, { token: owner.token });
+      if (r.status === 200 && r.body.id !== initial) revision = r.body;
+      else if ((r.status !== 503 && r.status !== 200) || Date.now() > deadline) throw new Error(`GET content: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
+      else await new Promise((res) => setTimeout(res, 250));
+    }
+    const pages = allPages(revision.pages);
+
+    // The table of contents, read from SUMMARY.md by a script of its own.
+    const entries = realSummaryEntries(readFileSync(join(checkout, docsRoot, 'SUMMARY.md'), 'utf8'));
+    const flatEntries = (list: RealSummaryEntry[]): RealSummaryEntry[] => list.flatMap((e) => [e, ...flatEntries(e.children)]);
+    expect(flatEntries(entries).filter((e) => e.target !== undefined).length).toBe(summaryCount);
+    const byFile = new Map(pages.filter((p) => p.git?.path).map((p) => [p.git.path, p]));
+    const groupPath = (title: string): string => (revision.pages as any[]).find((p) => p.type === 'group' && p.title === title)?.path ?? `(no group ${title})`;
+    const seen = new Set<string>();
+    const expected: Array<{ file: string; title: string; path?: string }> = [];
+    const taken = new Map<string, Set<string>>();
+    const claim = (parentPath: string, base: string) => {
+      const siblings = taken.get(parentPath) ?? new Set<string>();
+      taken.set(parentPath, siblings);
+      let slug = base;
+      for (let n = 1; siblings.has(slug); n++) slug = `${base}-${n}`;
+      siblings.add(slug);
+      return parentPath ? `${parentPath}/${slug}` : slug;
+    };
+    const place = (entry: RealSummaryEntry, parentPath: string | undefined) => {
+      let path = parentPath;
+      const file = entry.target;
+      // A bullet without a link is an empty page named by its text.
+      if (!entry.link && parentPath !== undefined) path = claim(parentPath, entry.title.toLowerCase().replace(/[^\p{L}\p{N}._]+/gu, '-').replace(/^-+|-+$/g, ''));
+      if (file !== undefined && exists(docsRoot + file) && !seen.has(file)) {
+        seen.add(file);
+        const isReadme = /(^|\/)readme\.md$/i.test(file);
+        const segments = file.split('/');
+        const base = (isReadme ? segments[segments.length - 2] ?? '' : segments[segments.length - 1]).replace(/\.md$/i, '').toLowerCase().replace(/\s+/g, '-');
+        if (file.toLowerCase() === 'readme.md') path = undefined;
+        else if (parentPath !== undefined) path = claim(parentPath, base);
+        expected.push({ file, title: entry.title, path });
+      }
+      for (const child of entry.children) place(child, path);
+    };
+    for (const entry of entries) place(entry, entry.group === undefined ? '' : groupPath(entry.group));
+
+    const actual = expected.map(({ file }) => {
+      const page = byFile.get(file);
+      return page ? { file, title: page.title, path: page.path } : { file, title: '(no page)', path: '(no page)' };
+    });
+    expect(actual).toEqual(expected.map((e) => (e.path === undefined ? { ...e, path: actual.find((a) => a.file === e.file)?.path } : e)));
+    expect(expected.length).toBeGreaterThan(summaryCount * 0.95);
+
+    // Every local file the imported pages reference is among the revision's files.
+    const fileNames = new Set(revision.files.map((f: any) => f.git?.path));
+    const referenced = new Set<string>();
+    for (const file of byFile.keys()) {
+      for (const url of realAssetUrls(readFileSync(join(checkout, docsRoot, file), 'utf8'))) {
+        const resolved = resolveUrl(file, url);
+        if (resolved !== undefined && exists(docsRoot + resolved)) referenced.add(resolved);
+      }
+    }
+    expect([...referenced].filter((path) => !fileNames.has(path)).sort()).toEqual([]);
+    if (name !== 'pgsql-tw-gitbook-docs') expect(referenced.size).toBeGreaterThan(0);
+    for (const file of revision.files) if (/\.(png|jpe?g|gif)$/i.test(file.name)) expect([file.name, file.dimensions !== undefined]).toEqual([file.name, true]);
     expect(run.warnings.filter((w: string) => /asset|image|file .* not found/i.test(w) && !/redirect/i.test(w))).toEqual([]);
-  }, 180_000);
+  }, 240_000);
 });
+
+interface RealSummaryEntry {
+  title: string;
+  /** Local `.md` target relative to SUMMARY.md, escapes undone; undefined for other bullets. */
+  target?: string;
+  /** The bullet holds a link (local or not). */
+  link: boolean;
+  group?: string;
+  children: RealSummaryEntry[];
+}
+
+/** A deliberately simple SUMMARY.md reader, independent of the importer's: `## ` groups, a
+ * rule ends a group, bullets nested by indentation, `[Title](target)`. */
+function realSummaryEntries(summary: string): RealSummaryEntry[] {
+  const top: RealSummaryEntry[] = [];
+  let group: string | undefined;
+  let stack: Array<{ indent: number; entry: RealSummaryEntry }> = [];
+  const unescape = (text: string) => text.replace(/\\([!-/:-@[-`{-~])/g, '$1');
+  const entities = (text: string) => text.replace(/&#x26;|&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+  for (const line of summary.replace(/^\uFEFF/, '').split(/\r?\n/)) {
+    if (/^##\s/.test(line)) {
+      group = entities(unescape(line.replace(/^##\s+/, '').trim()));
+      stack = [];
+      continue;
+    }
+    if (/^\s*(\*\s*\*\s*\*|-\s*-\s*-)[\s*-]*$/.test(line)) {
+      group = undefined;
+      stack = [];
+      continue;
+    }
+    const bullet = /^(\s*)[*+-]\s+(.*)$/.exec(line);
+    if (!bullet) continue;
+    const indent = bullet[1].replace(/\t/g, '    ').length;
+    const content = bullet[2].trim();
+    const close = content.lastIndexOf('](');
+    let entry: RealSummaryEntry;
+    if (content.startsWith('[') && close > 0 && content.endsWith(')')) {
+      let target = content.slice(close + 2, -1).trim().replace(/\s+"[^"]*"$/, '');
+      if (target.startsWith('<') && target.endsWith('>')) target = target.slice(1, -1);
+      target = decodeURIComponent(unescape(target)).replace(/#.*$/, '');
+      const local = !/^[a-z][a-z0-9+.-]*:/i.test(target) && /\.md$/i.test(target);
+      entry = { title: entities(unescape(content.slice(1, close))).replace(/\s+/g, ' ').trim(), target: local ? target : undefined, link: true, group, children: [] };
+    } else entry = { title: content, link: false, group, children: [] };
+    while (stack.length > 0 && stack[stack.length - 1].indent >= indent) stack.pop();
+    const parent = stack[stack.length - 1];
+    if (parent) parent.entry.children.push(entry);
+    else top.push(entry);
+    stack.push({ indent, entry });
+  }
+  return top;
+}
+
+/** Image, `<img>`, `{% file %}`, cover and `.gitbook/assets` link URLs of a page, outside code fences. */
+function realAssetUrls(markdown: string): string[] {
+  const text = markdown.replace(/^(```|~~~)[\s\S]*?^\1/gm, '');
+  const urls: string[] = [];
+  for (const m of text.matchAll(/!\[[^\]]*\]\(/g)) {
+    let rest = text.slice(m.index! + m[0].length);
+    if (rest.startsWith('<')) {
+      urls.push(rest.slice(1, rest.indexOf('>')));
+      continue;
+    }
+    let depth = 0;
+    let i = 0;
+    for (; i < rest.length; i++) {
+      if (rest[i] === '(') depth++;
+      else if (rest[i] === ')' && depth-- === 0) break;
+      else if (rest[i] === '\n') break;
+    }
+    rest = rest.slice(0, i).replace(/\s+"[^"]*"\s*$/, '').trim();
+    urls.push(rest);
+  }
+  for (const m of text.matchAll(/<img\s[^>]*?src\s*=\s*"([^"]+)"/gi)) urls.push(m[1]);
+  for (const m of text.matchAll(/\{%\s*file\s+src="([^"]+)"/g)) urls.push(m[1]);
+  for (const m of text.matchAll(/\]\(([^)\s]*\.gitbook\/assets\/[^)\s]*)\)/g)) urls.push(m[1]);
+  const cover = /^---\n[\s\S]*?^cover:\s*(\S.*)$/m.exec(markdown);
+  if (cover && markdown.startsWith('---')) urls.push(cover[1].trim().replace(/^['"]|['"]$/g, ''));
+  return urls.filter((url) => url && !/^([a-z][a-z0-9+.-]*:|\/\/|#)/i.test(url));
+}
+
+function resolveUrl(pageFile: string, url: string): string | undefined {
+  let path = url.replace(/\\([!-/:-@[-`{-~])/g, '$1').replace(/[?#].*$/, '');
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    /* a literal % */
+  }
+  const parts = path.startsWith('/') ? [] : pageFile.split('/').slice(0, -1);
+  for (const segment of path.split('/')) {
+    if (segment === '..') {
+      if (parts.length === 0) return undefined;
+      parts.pop();
+    } else if (segment && segment !== '.') parts.push(segment);
+  }
+  return parts.join('/');
+}
+

@@ -161,11 +161,11 @@ describe('startGitHttpServer with auth', () => {
 });
 
 describe('cloneBundle', () => {
-  it('serves a fixture bundle, HEAD pointing at its only branch', async () => {
+  it('serves a fixture bundle as git clone --bare leaves it: HEAD dangling, the branch fetchable by name', async () => {
     const cloned = await cloneBundle(join(FIXTURES, 'noislabs-gitbook-docs.bundle'), root, 'noislabs');
-    expect(cloned).toEqual({ path: join(root, 'noislabs.git'), branches: ['main'], head: 'main' });
+    expect(cloned).toEqual({ path: join(root, 'noislabs.git'), branches: ['main'], head: 'master', headResolves: false });
     const dir = cloneDir();
-    await git.clone({ fs, http, dir, url: `${server.url}/noislabs.git`, depth: 1, singleBranch: true });
+    await git.clone({ fs, http, dir, url: `${server.url}/noislabs.git`, ref: 'main', depth: 1, singleBranch: true });
     expect(await git.currentBranch({ fs, dir })).toBe('main');
     expect(await readFile(join(dir, 'SUMMARY.md'), 'utf8')).toContain('## ❓ FAQ');
     expect(fs.existsSync(join(dir, '.gitbook/assets/image (1).png'))).toBe(true);

@@ -245,14 +245,16 @@ export interface ClonedBundle {
   path: string;
   /** Branches the bundle carried. */
   branches: string[];
-  /** The branch HEAD points at. */
+  /** The branch HEAD names. A bundle carries no HEAD, so `git clone --bare` points it at
+   * git's default branch name, which may not exist: then `headResolves` is false. */
   head: string;
+  headResolves: boolean;
 }
 
 /**
- * Bare clone of a fixture bundle into `<root>/<name>.git`. Bundles carry no HEAD, so
- * HEAD is pointed at the bundle's only branch (or its first), which lets clients clone
- * without naming a ref.
+ * Bare clone of a fixture bundle into `<root>/<name>.git`, exactly as `git clone --bare`
+ * leaves it. HEAD is not repaired: a dangling HEAD is what real hosts serve too (a bare
+ * repository where only `main` was pushed, Gogs), and importers must cope with it.
  */
 export async function cloneBundle(bundlePath: string, root: string, name: string): Promise<ClonedBundle> {
   const path = join(resolve(root), `${name}.git`);
@@ -262,10 +264,8 @@ export async function cloneBundle(bundlePath: string, root: string, name: string
     .split('\n')
     .filter(Boolean);
   if (branches.length === 0) throw new Error(`Bundle ${bundlePath} has no branches`);
-  const current = await git(['symbolic-ref', '--short', 'HEAD'], { env: { GIT_DIR: path } });
-  const head = branches.includes(current) ? current : branches[0];
-  if (head !== current) await git(['symbolic-ref', 'HEAD', `refs/heads/${head}`], { env: { GIT_DIR: path } });
-  return { path, branches, head };
+  const head = await git(['symbolic-ref', '--short', 'HEAD'], { env: { GIT_DIR: path } });
+  return { path, branches, head, headResolves: branches.includes(head) };
 }
 
 async function git(args: string[], opts: { env?: Record<string, string>; cwd?: string } = {}): Promise<string> {

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/com
 import { CommandBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { DomainError, spacePermissions } from '@quire/domain';
-import { parseRemoteUrl } from '@quire/content/import';
+import { parseRemoteUrl, redactUrl } from '@quire/content/import';
 import { GitImportQueries } from '@quire/read-models/git-imports/git-imports.queries';
 import { paginationQuery } from '@quire/platform/http/pagination';
 import { Caller, CurrentCaller } from '../http/auth';
@@ -56,7 +56,11 @@ export class GitSyncController {
     const { space, role } = await this.access.spaceAccess(caller, spaceId, 'read');
     if (!spacePermissions(role, space.edit_mode).triggerGitSync) throw new DomainError('forbidden', 'You need the edit role (and an unlocked space) to trigger a git sync');
     const input = parseInput(importBody, body);
-    const { url, auth } = parseRemoteUrl(input.url);
+    // Credentials (user:password@, ?private_token=...) leave every URL before anything is
+    // recorded; those of the clone URL travel with the job for the fetch, the others are dropped.
+    const { url, auth, secretQuery } = parseRemoteUrl(input.url);
+    const credentials = auth || secretQuery ? { ...(auth ? { auth } : {}), ...(secretQuery ? { query: secretQuery } : {}) } : undefined;
+    const gitInfo = input.gitInfo && { ...input.gitInfo, ...(input.gitInfo.url !== undefined ? { url: redactUrl(input.gitInfo.url) } : {}) };
     await this.commands.execute(
       new ImportGitRepositoryCommand(
         spaceId,
@@ -64,16 +68,16 @@ export class GitSyncController {
           url,
           ref: input.ref,
           repoCacheID: input.repoCacheID,
-          repoTreeURL: input.repoTreeURL,
-          repoCommitURL: input.repoCommitURL,
+          repoTreeURL: input.repoTreeURL && redactUrl(input.repoTreeURL),
+          repoCommitURL: input.repoCommitURL && redactUrl(input.repoCommitURL),
           repoProjectDirectory: input.repoProjectDirectory?.replace(/^\.\/|\/+$/g, '') || undefined,
           timestamp: input.timestamp,
           force: input.force,
           standalone: input.standalone,
-          gitInfo: input.gitInfo,
-          hasCredentials: !!auth,
+          gitInfo,
+          hasCredentials: !!credentials,
         },
-        auth,
+        credentials,
         caller.user.id,
       ),
     );

@@ -3,6 +3,7 @@ import { readMarkdownTitles, titleFromFileName } from './page-title';
 import { basenameOf } from './repo-path';
 import { claimUniqueSlug, slugFromFileName, slugify } from './slugify';
 import { readText, type SourceTree } from './source-tree';
+import { firstSheet } from './first-sheet';
 
 /** A page before titles, slugs and paths are settled; SUMMARY.md and the folder
  * structure both produce these. */
@@ -56,18 +57,6 @@ function putReadmeFirst(drafts: DraftPage[], ctx: BuildPageTreeContext): DraftPa
   const readme: DraftPage = { kind: 'sheet', sourcePath: ctx.readmePath, children: [] };
   drafts.unshift(readme);
   return readme;
-}
-
-/** The page a reader lands on: the first sheet at the root or directly inside a group. */
-function firstSheet(drafts: DraftPage[]): DraftPage | undefined {
-  for (const draft of drafts) {
-    if (draft.kind === 'sheet') return draft;
-    if (draft.kind === 'group') {
-      const inGroup = draft.children.find((child) => child.kind === 'sheet');
-      if (inGroup) return inGroup;
-    }
-  }
-  return undefined;
 }
 
 function findWithParent(

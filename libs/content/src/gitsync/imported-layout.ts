@@ -27,5 +27,8 @@ export interface ImportedLayout {
   pages: ImportedPage[];
   /** Old path (relative to the docs root, no leading '/') -> API path of the target page. */
   redirects: Record<string, string>;
+  /** The same redirects as `.gitbook.yaml` states them: old path -> repository path of the
+   * target page's file. Only redirects whose target became a page. */
+  redirectFiles?: Record<string, string>;
   warnings: string[];
 }

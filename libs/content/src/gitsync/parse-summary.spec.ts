@@ -118,6 +118,76 @@ describe('parseSummary', () => {
   });
 });
 
+describe('parseSummary on real-world SUMMARY edge cases', () => {
+  it('skips an OpenAPI bullet up to its indented closing fence and keeps the rest of the table', () => {
+    const summary = parseSummary(
+      [
+        '* [Start](README.md)',
+        '* ```yaml',
+        '  type: builtin:openapi',
+        '  props:',
+        '    models: true',
+        '  dependencies:',
+        '    spec:',
+        '      ref:',
+        '        kind: openapi',
+        '        spec: petstore',
+        '  ```',
+        '* ```yaml',
+        '  type: builtin:openapi',
+        '  ```',
+        '## Guides',
+        '* [X](g/x.md)',
+      ].join('\n'),
+    );
+    expect(outline(summary.items)).toEqual(['Start -> README.md', { group: 'Guides', items: ['X -> g/x.md'] }]);
+    expect(summary.warnings).toEqual(['SUMMARY.md line 2: OpenAPI pages (builtin:openapi) are not imported']);
+  });
+
+  it('finds the link inside emphasis, reference links, HTML anchors and autolinks', () => {
+    const summary = parseSummary(
+      ['* **[C](c.md)**', '* [A][a]', '* <a href="h.md" title="Hi">H &amp; <b>I</b></a>', '* <https://x.example>', '', '[a]: a.md "Ref title"'].join('\n'),
+    );
+    expect(outline(summary.items)).toEqual(['C -> c.md', 'A -> a.md', 'H & I -> h.md', 'https://x.example -> https://x.example']);
+    expect((summary.items[1] as SummaryEntry).linkTitle).toBe('Ref title');
+    expect((summary.items[2] as SummaryEntry).linkTitle).toBe('Hi');
+    expect((summary.items[3] as SummaryEntry).external).toBe(true);
+  });
+
+  it('takes the plain text of the link as the title', () => {
+    expect(onlyEntry('* [`a()` function](a.md)').title).toBe('a() function');
+    expect(onlyEntry('* [E: *emph* and __strong__](e.md)').title).toBe('E: emph and strong');
+    expect(onlyEntry('* [pg\\_lsn](x.md)').title).toBe('pg_lsn');
+    expect(onlyEntry('* **Just a header**').title).toBe('Just a header');
+  });
+
+  it('drops formatting HTML from titles but keeps what only looks like a tag', () => {
+    expect(onlyEntry('* [Optional<T> and Map<K, V>](o.md)').title).toBe('Optional<T> and Map<K, V>');
+    expect(onlyEntry('* [List<String>](l.md)').title).toBe('List<String>');
+    expect(onlyEntry('* [<b>Bold</b> <code>move</code> line<br>two](b.md)').title).toBe('Bold move line two');
+    expect(onlyEntry('* [Hostile <script>x</script>](h.md)').title).toBe('Hostile <script>x</script>');
+  });
+
+  it('treats every heading after the title as a group, warning for levels other than ##', () => {
+    const summary = parseSummary('# Table of contents\n\n* [Home](README.md)\n\n# Part One\n\n* [A](a.md)\n\n### Part Two\n\n* [B](b.md)\n\n## Part Three\n\n* [C](c.md)\n');
+    expect(summary.title).toBe('Table of contents');
+    expect(outline(summary.items)).toEqual([
+      'Home -> README.md',
+      { group: 'Part One', items: ['A -> a.md'] },
+      { group: 'Part Two', items: ['B -> b.md'] },
+      { group: 'Part Three', items: ['C -> c.md'] },
+    ]);
+    expect(summary.warnings).toHaveLength(2);
+    expect(summary.warnings[0]).toContain('line 5: "# Part One" read as a page group');
+  });
+
+  it('reads *, - and + bullets, tab indentation, CRLF and a BOM together', () => {
+    const summary = parseSummary('\uFEFF# Summary\r\n\r\n+ [Home](README.md)\r\n+ [A](a.md)\r\n\t- [B](my%20b.md#part)\r\n\t\t* [C](<c d.md>)\r\n');
+    expect(summary.title).toBe('Summary');
+    expect(outline(summary.items)).toEqual(['Home -> README.md', { 'A -> a.md': [{ 'B -> my b.md': ['C -> c d.md'] }] }]);
+  });
+});
+
 describe('parseLink', () => {
   it('rejects what is not an inline link', () => {
     expect(parseLink('[A][ref]')).toBeUndefined();

@@ -214,8 +214,7 @@ describe('readGitSyncLayout configuration', () => {
     expect(layout.redirects).toEqual({});
     expect(layout.warnings).toEqual([
       '.gitbook.yaml: redirect c has no usable target; ignored',
-      '.gitbook.yaml: redirect a points to nowhere.md, which is not an imported page; ignored',
-      '.gitbook.yaml: redirect b points to unlisted.md, which is not an imported page; ignored',
+      '.gitbook.yaml: 2 redirects point to files that are not imported pages (a -> nowhere.md, b -> unlisted.md); ignored',
     ]);
   });
 
@@ -316,5 +315,24 @@ describe('readGitSyncLayout without SUMMARY.md', () => {
   it('titles a README without any heading "Introduction"', async () => {
     const layout = await readGitSyncLayout(memorySourceTree({ 'README.md': 'Just text.' }));
     expect(outline(layout.pages)).toEqual(['introduction Introduction']);
+  });
+});
+
+describe('readGitSyncLayout: SUMMARY links that differ from the file name only in case or Unicode form', () => {
+  it('falls back to a case-insensitive, NFC-normalised match, with a warning', async () => {
+    const layout = await readGitSyncLayout(
+      memorySourceTree({
+        'readme.md': '# Home\n',
+        'Guide/Intro.md': '# Intro\n',
+        'caf\u0065\u0301.md': '# Cafe\n',
+        'exact.md': '# Exact\n',
+        'EXACT.md': '# Other\n',
+        'SUMMARY.md': '* [Home](README.md)\n* [Intro](guide/intro.md)\n* [Café](caf\u00e9.md)\n* [Exact](EXACT.md)\n',
+      }),
+    );
+    expect(outline(layout.pages).map((line) => line.normalize('NFC'))).toEqual(['home Home', 'intro Intro', 'caf\u00e9 Café', 'exact Exact']);
+    expect(layout.pages.map((p) => p.sourcePath)).toEqual(['readme.md', 'Guide/Intro.md', 'caf\u0065\u0301.md', 'EXACT.md']);
+    expect(layout.warnings.filter((w) => w.includes('only when case and Unicode form are ignored'))).toHaveLength(3);
+    expect(layout.warnings.some((w) => w.includes('missing'))).toBe(false);
   });
 });

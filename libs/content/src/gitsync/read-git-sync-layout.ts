@@ -44,23 +44,26 @@ export async function readGitSyncLayout(tree: SourceTree, opts: ReadGitSyncLayou
   }
 
   const pages = await buildPageTree(drafts, { tree, readmePath, warnings });
+  const redirects = resolveRedirects(config.redirects, pages, warnings, config.configPath);
   return {
     docsRoot: config.docsRoot,
     readmePath,
     ...(summaryPath ? { summaryPath } : {}),
     pages,
-    redirects: resolveRedirects(config.redirects, pages, warnings, config.configPath),
+    redirects: redirects.paths,
+    redirectFiles: redirects.files,
     warnings,
   };
 }
 
-/** Redirect targets are files; a redirect is kept when its file became a page. */
+/** Redirect targets are files; a redirect is kept when its file became a page. The others
+ * are one warning, however many there are (real repositories carry a hundred stale ones). */
 function resolveRedirects(
   redirects: Record<string, string>,
   pages: ImportedPage[],
   warnings: string[],
   configPath: string | undefined,
-): Record<string, string> {
+): { paths: Record<string, string>; files: Record<string, string> } {
   const pathByFile = new Map<string, string>();
   const walk = (list: ImportedPage[]) => {
     for (const page of list) {
@@ -69,11 +72,22 @@ function resolveRedirects(
     }
   };
   walk(pages);
-  const resolved: Record<string, string> = {};
+  const paths: Record<string, string> = {};
+  const files: Record<string, string> = {};
+  const dropped: string[] = [];
   for (const [from, file] of Object.entries(redirects)) {
     const path = pathByFile.get(file);
-    if (path !== undefined) resolved[from] = path;
-    else warnings.push(`${configPath}: redirect ${from} points to ${file}, which is not an imported page; ignored`);
+    if (path !== undefined) {
+      paths[from] = path;
+      files[from] = file;
+    } else dropped.push(`${from} -> ${file}`);
   }
-  return resolved;
+  if (dropped.length === 1) {
+    const [from, file] = dropped[0].split(' -> ');
+    warnings.push(`${configPath}: redirect ${from} points to ${file}, which is not an imported page; ignored`);
+  } else if (dropped.length > 1) {
+    const examples = dropped.slice(0, 3).join(', ') + (dropped.length > 3 ? ', ...' : '');
+    warnings.push(`${configPath}: ${dropped.length} redirects point to files that are not imported pages (${examples}); ignored`);
+  }
+  return { paths, files };
 }

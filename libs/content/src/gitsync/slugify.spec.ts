@@ -29,6 +29,7 @@ describe('slugFromFileName', () => {
     ['Getting Started.MD', 'getting-started'],
     ['service_discovery', 'service_discovery'],
     ['頁面.md', '頁面'],
+    ['35.13.-c++-applications.md', '35.13.-c++-applications'],
   ])('%s -> %s', (name, slug) => {
     expect(slugFromFileName(name)).toBe(slug);
   });

@@ -18,14 +18,15 @@ export function slugify(title: string): string {
 }
 
 /** Slug for a page file or folder name: the name without `.md`, spaces and other
- * URL-unfriendly characters turned into '-', lower case; '_' and '.' are kept so that
- * `01_intro-whatis.md` keeps the URL it had on GitBook. */
+ * URL-unfriendly characters turned into '-', lower case; '_', '.' and '+' are kept so that
+ * `01_intro-whatis.md` and `35.13.-c++-applications.md` (file names GitBook wrote from
+ * its slugs) keep the URL they had on GitBook. */
 export function slugFromFileName(name: string): string {
   const slug = name
     .replace(/\.md$/i, '')
     .normalize('NFC')
     .toLowerCase()
-    .replace(/[^\p{L}\p{N}\p{M}._-]+/gu, '-');
+    .replace(/[^\p{L}\p{N}\p{M}._+-]+/gu, '-');
   return tidy(slug);
 }
 

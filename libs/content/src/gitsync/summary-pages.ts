@@ -22,16 +22,33 @@ export function summaryToDrafts(summary: ParsedSummary, ctx: SummaryPagesContext
   // Links are relative to SUMMARY.md; when it sits below the docs root, links written
   // relative to the root (as the legacy format had them) are accepted too.
   const relativeBases = summaryDir === rootDir ? [summaryDir] : [summaryDir, rootDir];
-  const locate = (target: string): string | undefined => {
+  const locateIn = (target: string, has: (path: string) => string | undefined): string | undefined => {
     const bases = target.startsWith('/') ? [rootDir] : relativeBases;
     for (const base of bases) {
       const path = resolveRepoPath(base, target.replace(/^\/+/, ''));
       if (path === undefined) continue;
-      if (path && ctx.files.has(path)) return path;
+      const found = path ? has(path) : undefined;
+      if (found) return found;
       const folderReadme = path ? `${path}/README.md` : 'README.md';
-      if ((target.endsWith('/') || !isMarkdownPath(path)) && ctx.files.has(folderReadme)) return folderReadme;
+      const readme = target.endsWith('/') || !isMarkdownPath(path) ? has(folderReadme) : undefined;
+      if (readme) return readme;
     }
     return undefined;
+  };
+  // Exact match first; then, as for README.md and SUMMARY.md themselves, a match that
+  // ignores case and Unicode normalisation (NFC vs NFD names from macOS), with a warning.
+  let loose: Map<string, string> | undefined;
+  const looseKey = (path: string) => path.normalize('NFC').toLowerCase();
+  const locate = (target: string, line: number): string | undefined => {
+    const exact = locateIn(target, (p) => (ctx.files.has(p) ? p : undefined));
+    if (exact) return exact;
+    if (!loose) {
+      loose = new Map();
+      for (const file of ctx.files) if (!loose.has(looseKey(file))) loose.set(looseKey(file), file);
+    }
+    const found = locateIn(target, (p) => loose!.get(looseKey(p)));
+    if (found) ctx.warnings.push(`${ctx.summaryPath} line ${line}: ${target} matched ${found} only when case and Unicode form are ignored`);
+    return found;
   };
 
   const convert = (entries: SummaryEntry[]): DraftPage[] =>
@@ -55,7 +72,7 @@ export function summaryToDrafts(summary: ParsedSummary, ctx: SummaryPagesContext
         ctx.warnings.push(`${where}: "${entry.title}" has no link; imported as an empty page`);
         return [{ kind: 'sheet', title: entry.title, children: convert(entry.children) }];
       }
-      const path = locate(entry.target);
+      const path = locate(entry.target, entry.line);
       if (path === undefined) {
         ctx.warnings.push(`${ctx.summaryPath} links to missing file ${entry.target} (line ${entry.line})`);
         return convert(entry.children);

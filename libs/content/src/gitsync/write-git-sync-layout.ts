@@ -1,3 +1,4 @@
+import { firstSheet } from './first-sheet';
 import type { ImportedPageKind } from './imported-layout';
 import { escapeTitle, splitFrontMatter } from './markdown-inline';
 import { toDirPrefix } from './repo-path';
@@ -123,17 +124,6 @@ export function writeGitSyncLayout(pages: PageToWrite[], opts: WriteGitSyncLayou
   files[`${root}SUMMARY.md`] = summary.join('\n').replace(/\n{3,}/g, '\n\n').replace(/\n+$/, '\n');
   if (root) files['.gitbook.yaml'] = `root: ./${root}\n\nstructure:\n  readme: README.md\n  summary: SUMMARY.md\n`;
   return { files, pathById };
-}
-
-function firstSheet(pages: PageToWrite[]): PageToWrite | undefined {
-  for (const page of pages) {
-    if (page.kind === 'sheet') return page;
-    if (page.kind === 'group') {
-      const inGroup = page.children.find((child) => child.kind === 'sheet');
-      if (inGroup) return inGroup;
-    }
-  }
-  return undefined;
 }
 
 /** Each sheet's slug in the form the reader gets back from a file name, unique among

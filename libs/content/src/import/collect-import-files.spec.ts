@@ -61,6 +61,10 @@ describe('mayReferenceAssets', () => {
       '<figure><img src="a.png" alt=""><figcaption></figcaption></figure>',
       '{% file src="a.pdf" %}\nx\n{% endfile %}',
       '---\ncover: .gitbook/assets/c.png\ncoverY: 0\n---\n\n# T\n',
+      '[Download](files/doc.pdf)',
+      '[Download](<files/my doc.pdf>)',
+      '<picture><source srcset="a.png 2x"></picture>',
+      '<a href="files/x.csv">csv</a>',
     ];
     for (const page of pages) {
       expect(referencedAssets(page).length).toBeGreaterThan(0);
@@ -70,5 +74,50 @@ describe('mayReferenceAssets', () => {
 
   it('is false for a page without any of them', () => {
     expect(mayReferenceAssets('# Title\n\nText with a [link](other.md) and `code`.\n')).toBe(false);
+  });
+});
+
+describe('collectImportFiles: includes, linked files, legacy folders and Git LFS', () => {
+  it('imports include files with their assets, linked files and legacy images, and skips LFS pointers with a warning', async () => {
+    const tree = memorySourceTree({
+      'README.md': '# Home\n\n![](images/legacy.png)\n\n[Download](.gitbook/assets/doc.pdf)\n\n{% include "./.gitbook/includes/snippet.md" %}\n\n{% include ".gitbook/includes/gone.md" %}\n\n![](.gitbook/assets/lfs.png)\n',
+      'SUMMARY.md': '* [Home](README.md)\n',
+      'images/legacy.png': pngBytes(3, 2),
+      '.gitbook/assets/doc.pdf': '%PDF-1.4',
+      '.gitbook/includes/snippet.md': '# Snippet\n\n![](../assets/inc.png)\n\n{% include "nested.md" %}\n',
+      '.gitbook/includes/nested.md': 'Nested\n',
+      '.gitbook/assets/inc.png': pngBytes(2, 2),
+      '.gitbook/assets/lfs.png': 'version https://git-lfs.github.com/spec/v1\noid sha256:4d7a2146\nsize 12345\n',
+    });
+    const layout = await readGitSyncLayout(tree);
+    const { files, assets, warnings } = await collectImportFiles({ tree, layout });
+    expect(Object.keys(files).sort()).toEqual(
+      ['.gitbook/assets/doc.pdf', '.gitbook/assets/inc.png', '.gitbook/includes/nested.md', '.gitbook/includes/snippet.md', 'README.md', 'images/legacy.png'].sort(),
+    );
+    expect(assets.map((a) => [a.path, a.width])).toEqual([
+      ['.gitbook/assets/doc.pdf', undefined],
+      ['.gitbook/assets/inc.png', 2],
+      ['images/legacy.png', 3],
+    ]);
+    expect(warnings).toEqual([
+      'README.md: include .gitbook/includes/gone.md does not exist in the repository',
+      '.gitbook/assets/lfs.png is stored in Git LFS; not imported',
+    ]);
+  });
+});
+
+describe('collectImportFiles: front matter', () => {
+  it('warns, naming the file, when a page front matter is not valid YAML', async () => {
+    const tree = memorySourceTree({
+      'README.md': '---\ndescription: fine\n---\n# Home\n',
+      'SUMMARY.md': '* [Home](README.md)\n* [Bad](bad.md)\n* [List](list.md)\n',
+      'bad.md': '---\ndescription: foo: bar: [\n---\n# Bad\n',
+      'list.md': '---\n- a\n- b\n---\n# List\n',
+    });
+    const layout = await readGitSyncLayout(tree);
+    const { warnings } = await collectImportFiles({ tree, layout });
+    expect(warnings).toHaveLength(2);
+    expect(warnings[0]).toMatch(/^bad\.md: front matter is not valid YAML \(.+\); its description, icon and other settings are ignored$/);
+    expect(warnings[1]).toBe('list.md: front matter is not valid YAML (not a mapping); its description, icon and other settings are ignored');
   });
 });

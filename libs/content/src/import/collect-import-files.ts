@@ -1,6 +1,7 @@
 import { referencedAssetPaths, type ImportedLayout, type ImportedPage, type SourceTree } from '@quire/content/gitsync';
-import { referencedAssets } from '@quire/content/markdown';
+import { referencedAssets, referencedIncludes } from '@quire/content/markdown';
 import { imageSize } from 'image-size';
+import { parse as parseYaml } from 'yaml';
 import { contentTypeOf } from './content-type';
 
 export interface ImportedAsset {
@@ -45,12 +46,16 @@ export async function collectImportFiles(opts: CollectImportFilesOptions): Promi
   const relative = (path: string) => (path.startsWith(layout.docsRoot) ? path.slice(layout.docsRoot.length) : undefined);
   const decoder = new TextDecoder('utf-8');
   let done = 0;
-  const total = () => pagePaths.length + assetPaths.size;
+  const total = () => markdownPaths.length + assetPaths.size;
 
   // Warnings are kept per page and joined in layout order, whatever order reads finish in.
-  const pageWarnings: string[][] = pagePaths.map(() => []);
-  await forEachLimited(pagePaths, READ_CONCURRENCY, async (sourcePath, i) => {
-    const warn = (message: string) => pageWarnings[i].push(message);
+  // Reusable content (`{% include "../.gitbook/includes/x.md" %}`) is read like a page, once,
+  // after the pages that include it, with the files it references.
+  const markdownPaths = [...pagePaths];
+  const queued = new Set(markdownPaths);
+  const pageWarnings: string[][] = [];
+  const readMarkdown = async (sourcePath: string, i: number) => {
+    const warn = (message: string) => (pageWarnings[i] ??= []).push(message);
     const key = relative(sourcePath);
     const bytes = key === undefined ? undefined : await tree.read(sourcePath);
     if (key === undefined) warn(`${sourcePath} is outside the docs root ${layout.docsRoot}; not imported`);
@@ -58,6 +63,8 @@ export async function collectImportFiles(opts: CollectImportFilesOptions): Promi
     else {
       files[key] = bytes;
       const markdown = decoder.decode(bytes);
+      const frontMatterProblem = brokenFrontMatter(markdown);
+      if (frontMatterProblem) warn(`${sourcePath}: front matter is not valid YAML (${frontMatterProblem}); its description, icon and other settings are ignored`);
       const urls = mayReferenceAssets(markdown) ? referencedAssets(markdown) : [];
       const refs = referencedAssetPaths(sourcePath, urls, tree, { docsRoot: layout.docsRoot });
       for (const found of refs.found) {
@@ -65,26 +72,60 @@ export async function collectImportFiles(opts: CollectImportFilesOptions): Promi
         else assetPaths.add(found.path);
       }
       for (const url of refs.missing) warn(`${sourcePath}: ${url} does not exist in the repository`);
+      for (const include of referencedIncludes(markdown)) {
+        const found = referencedAssetPaths(sourcePath, [include], tree, { docsRoot: layout.docsRoot }).found[0]?.path;
+        if (found === undefined) warn(`${sourcePath}: include ${include} does not exist in the repository`);
+        else if (relative(found) === undefined) warn(`${sourcePath}: include ${include} is outside the docs root; not imported`);
+        else if (!queued.has(found)) {
+          queued.add(found);
+          markdownPaths.push(found);
+        }
+      }
     }
     opts.onProgress?.(++done, total());
-  });
-  warnings.push(...pageWarnings.flat());
+  };
+  await forEachLimited(markdownPaths, READ_CONCURRENCY, readMarkdown);
+  warnings.push(...pageWarnings.flatMap((list) => list ?? []));
 
   const assets: ImportedAsset[] = [];
-  const pageSet = new Set(pagePaths);
+  const pageSet = new Set(markdownPaths);
   const toRead = [...assetPaths].filter((path) => !pageSet.has(path)).sort();
+  const assetWarnings = new Map<string, string>();
   await forEachLimited(toRead, READ_CONCURRENCY, async (path) => {
     const bytes = await tree.read(path);
     const key = relative(path) as string;
-    if (!bytes) warnings.push(`${path} could not be read; not imported`);
+    if (!bytes) assetWarnings.set(path, `${path} could not be read; not imported`);
+    else if (isLfsPointer(bytes)) assetWarnings.set(path, `${path} is stored in Git LFS; not imported`);
     else {
       files[key] = bytes;
       assets.push(describeAsset(key, bytes));
     }
     opts.onProgress?.(++done, total());
   });
+  for (const path of toRead) if (assetWarnings.has(path)) warnings.push(assetWarnings.get(path)!);
   assets.sort((x, y) => (x.path < y.path ? -1 : 1));
   return { files, assets, warnings };
+}
+
+/** Why a page's `---` front matter block cannot be read, or undefined when it can (or has none). */
+export function brokenFrontMatter(markdown: string): string | undefined {
+  const block = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/.exec(markdown);
+  if (!block || !block[1].trim()) return undefined;
+  try {
+    const value: unknown = parseYaml(block[1], { uniqueKeys: false, logLevel: 'error' });
+    if (value !== null && value !== undefined && (typeof value !== 'object' || Array.isArray(value))) return 'not a mapping';
+    return undefined;
+  } catch (err) {
+    return ((err as Error).message.split('\n')[0] ?? 'parse error').slice(0, 120);
+  }
+}
+
+const LFS_POINTER = new TextEncoder().encode('version https://git-lfs.github.com/spec/');
+
+/** A Git LFS pointer (a small text file naming the real content) in place of the file. */
+function isLfsPointer(bytes: Uint8Array): boolean {
+  if (bytes.byteLength > 1024 || bytes.byteLength < LFS_POINTER.byteLength) return false;
+  return LFS_POINTER.every((byte, i) => bytes[i] === byte);
 }
 
 /**
@@ -93,7 +134,7 @@ export async function collectImportFiles(opts: CollectImportFilesOptions): Promi
  * any mention of the assets folder) spares their parse. The worker parses every page again
  * when it builds documents, so this keeps the import from doing it twice for nothing.
  */
-const ASSET_SYNTAX = /!\[|<img|<source|\{%\s*file|^\s*cover\s*:|\.gitbook\/assets/im;
+const ASSET_SYNTAX = /!\[|<img|<source|srcset|\{%\s*file|^\s*cover\s*:|\.gitbook\/assets|\{%\s*include|\]:?\s*\(?<?[^\s)>]*\.(?!(?:md|markdown|html?)\b)[a-z0-9]{1,8}[)>#?\s]|\]\(\s*<[^>\n]*\.(?!(?:md|markdown|html?)>)[a-z0-9]{1,8}>|href=/im;
 
 export function mayReferenceAssets(markdown: string): boolean {
   return ASSET_SYNTAX.test(markdown);

@@ -48,6 +48,12 @@ describe('classifyFetchError', () => {
     expect(classified.message).toBe('disk full while writing https://git.example.com/docs.git');
   });
 
+  it('calls an unresolvable HEAD (no ref named) a missing default branch', () => {
+    const classified = classifyFetchError(new Errors.NotFoundError('HEAD'), { ...opts, ref: undefined });
+    expect(classified).toMatchObject({ code: 'ref_not_found', transient: false });
+    expect(classified.message).toMatch(/no default branch/);
+  });
+
   it('only calls a NotFoundError about another name something else', () => {
     expect(classifyFetchError(new Errors.NotFoundError('abc123'), opts)).not.toBeInstanceOf(GitImportError);
   });

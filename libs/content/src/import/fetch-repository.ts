@@ -10,8 +10,9 @@ export interface FetchRepositoryOptions {
   gitdir: string;
   /** Credential-free URL. */
   url: string;
-  /** `refs/heads/<branch>`, `refs/tags/<tag>`, or a short branch or tag name. */
-  ref: string;
+  /** `refs/heads/<branch>`, `refs/tags/<tag>`, or a short branch or tag name; the
+   * remote's default branch (what its HEAD names) when omitted. */
+  ref?: string;
   auth?: { username: string; password: string };
   onProgress?: (event: GitProgressEvent) => void;
 }
@@ -20,6 +21,9 @@ export interface FetchedRef {
   /** The commit the ref points at (annotated tags peeled). */
   commit: string;
 }
+
+/** Where the commit of the remote's default branch is kept when no ref is named. */
+const DEFAULT_BRANCH_REF = 'refs/quire/default-branch';
 
 /** Each re-import adds a pack, and every object lookup walks all pack indexes: past this
  * many the cache is dropped and fetched afresh (shallow, so that costs one tree). */
@@ -44,8 +48,10 @@ export async function fetchRepository(opts: FetchRepositoryOptions): Promise<Fet
     await git.setConfig({ fs, gitdir, path: 'remote.origin.fetch', value: '+refs/*:refs/remotes/origin/*' });
   }
   // The fetch names this local ref as the commit it already has ("have"); it must be the
-  // name the fetch is given, which isomorphic-git expands like git does.
-  const localRef = ref.startsWith('refs/') ? ref : `refs/heads/${ref}`;
+  // name the fetch is given, which isomorphic-git expands like git does. Whatever the
+  // remote's HEAD says does not matter when a ref is named: isomorphic-git is patched
+  // (patches/isomorphic-git+*.patch) not to fail on a dangling or unadvertised HEAD.
+  const localRef = !ref ? DEFAULT_BRANCH_REF : ref.startsWith('refs/') ? ref : `refs/heads/${ref}`;
   const onAuth: AuthCallback | undefined = opts.auth ? () => ({ ...opts.auth }) : undefined;
   // A shallow first fetch, then plain incremental ones. Asking for `depth` again would
   // make git's upload-pack send the whole tree once more: with a shallow "have" it only
@@ -60,7 +66,7 @@ export async function fetchRepository(opts: FetchRepositoryOptions): Promise<Fet
       gitdir,
       url,
       ref: localRef,
-      remoteRef: ref,
+      remoteRef: ref || 'HEAD',
       singleBranch: true,
       depth: cached ? undefined : 1,
       tags: false,
@@ -113,8 +119,13 @@ export function classifyFetchError(error: unknown, opts: Pick<FetchRepositoryOpt
   if (e.code === 'SmartHttpError') {
     return new GitImportError('repo_not_found', scrub(`${url} is not a git repository served over smart HTTP`), false);
   }
-  if (e.code === 'NotFoundError' && (e.data?.what === ref || e.data?.what?.endsWith(ref))) {
+  if (e.code === 'NotFoundError' && ref && (e.data?.what === ref || e.data?.what?.endsWith(ref))) {
     return new GitImportError('ref_not_found', scrub(`${url} has no branch or tag ${ref}`), false);
+  }
+  if (e.code === 'NotFoundError' && e.data?.what === 'HEAD') {
+    // No ref was named and the remote's HEAD names a branch that does not exist (or is not
+    // advertised at all): there is no default branch to import.
+    return new GitImportError('ref_not_found', scrub(`${url} has no default branch (its HEAD names no existing branch); import a branch or tag by name`), false);
   }
   if (e.code === 'RemoteCapabilityError') {
     return new GitImportError('remote_error', scrub(`${url} does not support shallow fetches`), false);

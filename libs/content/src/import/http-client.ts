@@ -16,13 +16,22 @@ export class NetworkTimeoutError extends Error {
  * connecting and waiting for headers; the body is read with the same limit per chunk,
  * since a response stream that is cut off mid-way never ends for the client's reader.
  */
-export function httpClientWithTimeout(idleTimeoutMs: number): HttpClient {
+export function httpClientWithTimeout(idleTimeoutMs: number, secretQuery: Array<[string, string]> = []): HttpClient {
   return {
     async request(request: GitHttpRequest): Promise<GitHttpResponse> {
-      const response = await nodeHttp.request({ ...request, fetchOptions: { ...request.fetchOptions, timeout: idleTimeoutMs } });
+      const url = secretQuery.length ? withQuery(request.url, secretQuery) : request.url;
+      const response = await nodeHttp.request({ ...request, url, fetchOptions: { ...request.fetchOptions, timeout: idleTimeoutMs } });
       return response.body ? { ...response, body: withIdleTimeout(response.body, idleTimeoutMs) } : response;
     },
   };
+}
+
+/** Token query parameters (`?private_token=`) go on every request: isomorphic-git appends
+ * `/info/refs?service=...` to the URL it is given, so they cannot stay in that URL. */
+function withQuery(url: string, params: Array<[string, string]>): string {
+  const parsed = new URL(url);
+  for (const [name, value] of params) parsed.searchParams.append(name, value);
+  return parsed.toString();
 }
 
 async function* withIdleTimeout(body: AsyncIterableIterator<Uint8Array>, ms: number): AsyncIterableIterator<Uint8Array> {

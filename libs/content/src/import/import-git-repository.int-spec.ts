@@ -8,6 +8,7 @@ import { createServer as createTcpServer, type AddressInfo, type Socket } from '
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { promisify } from 'util';
+import lockfile from 'proper-lockfile';
 import type { ImportedPage } from '@quire/content/gitsync';
 import { createRepoFromFiles, startGitHttpServer, type GitHttpServer } from '@quire/test-support/git-http-server';
 import { cacheRepositoryPath, importGitRepository, type ImportGitRepositoryOptions } from './import-git-repository';
@@ -319,6 +320,69 @@ describe('importGitRepository: credentials', () => {
       expect(`${e.message} ${e.stack}`).not.toContain('wrong-Secret-42');
       expect(e.message).not.toContain('alice:');
     }
+  });
+});
+
+describe('importGitRepository: a remote whose HEAD is dangling', () => {
+  // A bare repository whose HEAD says master while only main was pushed (and what Gogs or a
+  // bundle cloned bare serve): git advertises no HEAD at all.
+  beforeAll(async () => {
+    await createRepoFromFiles(root, 'dangling', { 'README.md': '# Dangling\n', 'SUMMARY.md': '* [Dangling](README.md)\n' });
+    await execFileAsync('git', ['--git-dir', join(root, 'dangling.git'), 'symbolic-ref', 'HEAD', 'refs/heads/master']);
+  });
+
+  it('imports a named branch, first and again', async () => {
+    for (const round of [1, 2]) {
+      const result = await importOf('dangling', { repoCacheId: 'dangling-named' });
+      expect([round, flatten(result.layout.pages).map((p) => p.title)]).toEqual([round, ['Dangling']]);
+    }
+  });
+
+  it('without a ref, fails as ref_not_found saying there is no default branch', async () => {
+    const error = await failureOf(importOf('dangling', { ref: undefined, repoCacheId: 'dangling-default' }));
+    expect(error).toMatchObject({ code: 'ref_not_found', transient: false });
+    expect(error.message).toMatch(/no default branch/);
+  });
+
+  it('without a ref, imports the default branch of a remote whose HEAD resolves', async () => {
+    const result = await importOf('docs', { ref: undefined, projectDirectory: 'packages/site', repoCacheId: 'default-branch' });
+    expect(result.commit.oid).toBe(docsCommit);
+  });
+});
+
+describe('importGitRepository: token query parameters and the cache lock', () => {
+  it('sends token query parameters with every request and never shows them', async () => {
+    const seen: string[] = [];
+    const recording: Server = createHttpServer((req, res) => {
+      seen.push(req.url ?? '');
+      res.writeHead(404, { 'Content-Type': 'text/plain' }).end(`no ${req.url}`);
+    });
+    await new Promise<void>((ready) => recording.listen(0, '127.0.0.1', ready));
+    try {
+      const { port } = recording.address() as AddressInfo;
+      const error = await failureOf(importGitRepository({ url: `http://127.0.0.1:${port}/docs.git?private_token=T0ken-xyz`, ref: 'refs/heads/main', cacheDir }));
+      expect(error.code).toBe('repo_not_found');
+      expect(seen).toEqual(['/docs.git/info/refs?service=git-upload-pack&private_token=T0ken-xyz']);
+      expect(`${error.message} ${error.stack}`).not.toContain('T0ken-xyz');
+    } finally {
+      await new Promise((closed) => recording.close(closed));
+    }
+  });
+
+  it('waits while another process holds the lock file of the cache repository', async () => {
+    const gitdir = cacheOf('docs', 'cross-process');
+    await fs.mkdir(cacheDir, { recursive: true });
+    // What another worker process holds while it imports the same repository.
+    const release = await lockfile.lock(gitdir, { lockfilePath: `${gitdir}.lock`, realpath: false });
+    let done = false;
+    const running = importOf('docs', { projectDirectory: 'packages/site', repoCacheId: 'cross-process' }).finally(() => (done = true));
+    await new Promise((r) => setTimeout(r, 1_000));
+    // Not a byte written meanwhile: without the lock, the cache would be created at once.
+    expect(done).toBe(false);
+    await expect(fs.stat(gitdir)).rejects.toMatchObject({ code: 'ENOENT' });
+    await release();
+    expect((await running).commit.oid).toBe(docsCommit);
+    await expect(fs.stat(`${gitdir}.lock`)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });
 

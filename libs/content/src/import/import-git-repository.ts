@@ -2,6 +2,7 @@ import { createHash } from 'crypto';
 import * as fs from 'fs';
 import git from 'isomorphic-git';
 import { join } from 'path';
+import lockfile from 'proper-lockfile';
 import { GitSyncLayoutError, readGitSyncLayout, type ImportedLayout } from '@quire/content/gitsync';
 import { collectImportFiles, type ImportedAsset } from './collect-import-files';
 import { fetchRepository } from './fetch-repository';
@@ -14,9 +15,13 @@ import { parseRemoteUrl, scrubSecrets } from './remote-url';
 export interface ImportGitRepositoryOptions {
   /** http(s) clone URL; `user:password@` in it is used as credentials and never stored. */
   url: string;
-  /** `refs/heads/<branch>` or `refs/tags/<tag>` (a short name is tried as either). */
-  ref: string;
+  /** `refs/heads/<branch>` or `refs/tags/<tag>` (a short name is tried as either); the
+   * remote's default branch when omitted. */
+  ref?: string;
   auth?: { username: string; password: string };
+  /** Secret query parameters (`private_token`...) sent with every request of the fetch;
+   * those written in `url` are taken from it and used the same way. */
+  secretQuery?: Array<[string, string]>;
   /** Directory for cache repositories, one per remote, kept between imports. */
   cacheDir: string;
   /** Distinguishes caches of the same remote (GitBook's `repoCacheID`); imports with the
@@ -68,9 +73,10 @@ export function cacheRepositoryPath(cacheDir: string, url: string, repoCacheId?:
 export async function importGitRepository(opts: ImportGitRepositoryOptions): Promise<GitImportResult> {
   const remote = parseRemoteUrl(opts.url);
   const auth = opts.auth ?? remote.auth;
+  const secretQuery = [...(remote.secretQuery ?? []), ...(opts.secretQuery ?? [])];
   const gitdir = cacheRepositoryPath(opts.cacheDir, remote.url, opts.repoCacheId);
   await fs.promises.mkdir(opts.cacheDir, { recursive: true });
-  const attempt = () => fetchAndRead({ ...opts, url: remote.url, auth }, gitdir);
+  const attempt = () => fetchAndRead({ ...opts, url: remote.url, auth, secretQuery }, gitdir);
 
   return withCacheLock(gitdir, async () => {
     const hadCache = fs.existsSync(gitdir);
@@ -87,9 +93,9 @@ export async function importGitRepository(opts: ImportGitRepositoryOptions): Pro
 }
 
 async function fetchAndRead(opts: ImportGitRepositoryOptions, gitdir: string): Promise<GitImportResult> {
-  const secrets = [opts.auth?.password];
+  const secrets = [opts.auth?.password, ...(opts.secretQuery ?? []).map(([, value]) => value)];
   const { commit } = await fetchRepository({
-    http: httpClientWithTimeout(opts.timeoutMs ?? 30_000),
+    http: httpClientWithTimeout(opts.timeoutMs ?? 30_000, opts.secretQuery),
     gitdir,
     url: opts.url,
     ref: opts.ref,
@@ -109,7 +115,7 @@ async function fetchAndRead(opts: ImportGitRepositoryOptions, gitdir: string): P
     layout = await readGitSyncLayout(tree, { projectDirectory: opts.projectDirectory });
   } catch (error) {
     if (error instanceof GitSyncLayoutError) {
-      throw new GitImportError(error.code, scrubSecrets(`${opts.url} (${opts.ref}): ${error.message}`, secrets), false);
+      throw new GitImportError(error.code, scrubSecrets(`${opts.url} (${opts.ref ?? 'default branch'}): ${error.message}`, secrets), false);
     }
     throw error;
   }
@@ -133,19 +139,49 @@ async function fetchAndRead(opts: ImportGitRepositoryOptions, gitdir: string): P
   };
 }
 
-/** Imports sharing a cache repository in this process take turns: a fetch rewrites its
- * refs and shallow file, and a dropped cache must not vanish under a reader. Separate
- * processes are not coordinated: give concurrent imports of one URL different
- * `repoCacheId`s (the space id, say). */
+/** Imports sharing a cache repository take turns: a fetch rewrites its refs and shallow
+ * file, and a dropped cache must not vanish under a reader. In this process they queue on
+ * a promise; across processes (several workers over one DATA_DIR) on a lock file beside
+ * the cache (`<cache>.git.lock`), kept fresh while held so that one left by a killed
+ * process goes stale. */
 const cacheLocks = new Map<string, Promise<unknown>>();
+
+/**
+ * How long a cache lock file may go without a refresh before another process takes it: six
+ * missed refreshes, the horizon in which BullMQ itself declares a worker's job stalled. A
+ * worker killed mid-import holds the lock no longer than this, so the worker that takes its
+ * job over is not kept waiting (it waited up to two minutes).
+ */
+const CACHE_LOCK_STALE_MS = 30_000;
+const CACHE_LOCK_REFRESH_MS = 5_000;
 
 async function withCacheLock<T>(gitdir: string, work: () => Promise<T>): Promise<T> {
   const previous = cacheLocks.get(gitdir) ?? Promise.resolve();
-  const run = previous.catch(() => undefined).then(work);
+  const run = previous.catch(() => undefined).then(() => withCacheLockFile(gitdir, work));
   cacheLocks.set(gitdir, run);
   try {
     return await run;
   } finally {
     if (cacheLocks.get(gitdir) === run) cacheLocks.delete(gitdir);
+  }
+}
+
+async function withCacheLockFile<T>(gitdir: string, work: () => Promise<T>): Promise<T> {
+  let compromised: Error | undefined;
+  const release = await lockfile.lock(gitdir, {
+    lockfilePath: `${gitdir}.lock`,
+    realpath: false,
+    stale: CACHE_LOCK_STALE_MS,
+    update: CACHE_LOCK_REFRESH_MS,
+    // Another process's import of the same repository may take minutes: wait for it.
+    retries: { forever: true, minTimeout: 100, maxTimeout: 2_000, factor: 1.5 },
+    onCompromised: (err) => (compromised = err),
+  });
+  try {
+    const result = await work();
+    if (compromised) throw Object.assign(new Error(`Lost the lock on the repository cache: ${compromised.message}`), { code: 'ECOMPROMISED' });
+    return result;
+  } finally {
+    await release().catch(() => undefined);
   }
 }

@@ -8,4 +8,4 @@ export {
   type ImportGitRepositoryOptions,
   type ImportProgress,
 } from './import-git-repository';
-export { parseRemoteUrl, redactCredentials } from './remote-url';
+export { parseRemoteUrl, redactCredentials, redactUrl, scrubSecrets } from './remote-url';

@@ -1,5 +1,5 @@
 import { GitImportError } from './import.errors';
-import { parseRemoteUrl, redactCredentials, scrubSecrets } from './remote-url';
+import { parseRemoteUrl, redactCredentials, redactUrl, scrubSecrets } from './remote-url';
 
 describe('parseRemoteUrl', () => {
   it('splits credentials out of the URL, decoded', () => {
@@ -27,6 +27,32 @@ describe('parseRemoteUrl', () => {
       expect((error as GitImportError).code).toBe('invalid_url');
       expect((error as Error).message).not.toContain('secret');
     }
+  });
+});
+
+describe('secret query parameters', () => {
+  it('takes token parameters out of a clone URL, keeping the others', () => {
+    expect(parseRemoteUrl('https://git.example.com/docs.git?private_token=t1&access_token=t2&token=t3&ref=x')).toEqual({
+      url: 'https://git.example.com/docs.git?ref=x',
+      secretQuery: [
+        ['private_token', 't1'],
+        ['access_token', 't2'],
+        ['token', 't3'],
+      ],
+    });
+    expect(parseRemoteUrl('https://git.example.com/docs.git?private_token=t1').url).toBe('https://git.example.com/docs.git');
+  });
+
+  it('redactUrl drops userinfo and token parameters from a URL to record', () => {
+    expect(redactUrl('https://bot:pw@example.com/tree/main?access_token=t&tab=docs')).toBe('https://example.com/tree/main?tab=docs');
+    expect(redactUrl('https://example.com/commit?token=t')).toBe('https://example.com/commit');
+    expect(redactUrl('not a url: https://u:pw@x.org/?private_token=t')).toBe('not a url: https://x.org/?private_token=***');
+  });
+
+  it('redactCredentials hides token parameter values in text', () => {
+    expect(redactCredentials('GET https://x.org/r.git/info/refs?service=git-upload-pack&private_token=abc failed')).toBe(
+      'GET https://x.org/r.git/info/refs?service=git-upload-pack&private_token=*** failed',
+    );
   });
 });
 

@@ -62,3 +62,30 @@ describe('importedRevisionFiles: a stored import reads back as the same tree', (
     expect(actual).toEqual(expected);
   }, 60_000);
 });
+
+describe('importedRevisionFiles: .gitbook.yaml redirects', () => {
+  it('keeps the redirects whose target is a page, so the revision reads back with them', async () => {
+    const enc = (s: string) => new TextEncoder().encode(s);
+    const tree = memorySourceTree({
+      '.gitbook.yaml': 'root: ./docs/\nredirects:\n  old/intro: intro.md\n  legacy/page: guide/page.md\n  gone/one: missing.md\n  gone/two: also-missing.md\n',
+      'docs/README.md': '# Home\n',
+      'docs/SUMMARY.md': '* [Home](README.md)\n* [Intro](intro.md)\n* [Guide](guide/page.md)\n',
+      'docs/intro.md': '# Intro\n',
+      'docs/guide/page.md': '# Page\n',
+    });
+    const layout = await readGitSyncLayout(tree);
+    expect(layout.warnings).toEqual([
+      '.gitbook.yaml: 2 redirects point to files that are not imported pages (gone/one -> docs/missing.md, gone/two -> docs/also-missing.md); ignored',
+    ]);
+    const docs = { 'README.md': enc('# Home\n'), 'intro.md': enc('# Intro\n'), 'guide/page.md': enc('# Page\n') };
+    const files = importedRevisionFiles(layout, docs);
+    const yaml = new TextDecoder().decode(files['.gitbook.yaml']);
+    expect(yaml).toContain('old/intro: intro.md');
+    expect(yaml).toContain('legacy/page: guide/page.md');
+    expect(yaml).not.toContain('missing');
+    const again = await readGitSyncLayout(memorySourceTree(files));
+    expect(again.redirects).toEqual(layout.redirects);
+    expect(again.redirects).toEqual({ 'old/intro': 'intro', 'legacy/page': 'page' });
+    expect(again.warnings).toEqual([]);
+  });
+});

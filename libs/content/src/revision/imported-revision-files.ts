@@ -1,3 +1,4 @@
+import { stringify as stringifyYaml } from 'yaml';
 import type { ImportedLayout, ImportedPage } from '../gitsync';
 import { escapeTitle } from '../gitsync/markdown-inline';
 
@@ -7,14 +8,19 @@ const encoder = new TextEncoder();
  * The files of a space revision holding an import: the pages and assets at their original
  * paths (so relative links and images keep working) under the docs root, and a SUMMARY.md that
  * states the imported tree — titles, groups, nesting, link pages — so that reading the
- * revision back gives the same pages the import found.
+ * revision back gives the same pages the import found. `.gitbook.yaml` names a README
+ * other than README.md, and keeps the repository's redirects whose target is a page.
  */
 export function importedRevisionFiles(layout: ImportedLayout, files: Record<string, Uint8Array>): Record<string, Uint8Array> {
   const rel = (path: string) => (path.startsWith(layout.docsRoot) ? path.slice(layout.docsRoot.length) : path);
   const out: Record<string, Uint8Array> = { ...files };
   const readme = rel(layout.readmePath);
   out['SUMMARY.md'] = encoder.encode(summaryMarkdown(layout.pages, rel));
-  if (readme !== 'README.md') out['.gitbook.yaml'] = encoder.encode(`structure:\n  readme: ${JSON.stringify(readme)}\n  summary: SUMMARY.md\n`);
+  const redirects = Object.fromEntries(Object.entries(layout.redirectFiles ?? {}).map(([from, file]) => [from, rel(file)]));
+  const config: Record<string, unknown> = {};
+  if (readme !== 'README.md') config.structure = { readme, summary: 'SUMMARY.md' };
+  if (Object.keys(redirects).length > 0) config.redirects = redirects;
+  if (Object.keys(config).length > 0) out['.gitbook.yaml'] = encoder.encode(stringifyYaml(config, { lineWidth: 0 }));
   return out;
 }
 

@@ -5,7 +5,7 @@ export type GitImportStatus = 'queued' | 'running' | 'completed' | 'failed' | 's
 /** What the space's stream says of its git imports (folded beside the space's own state). */
 export interface GitSyncState {
   imports: Record<string, { request: GitImportRequest; status: GitImportStatus; requestedBy: string }>;
-  /** The `timestamp` of the newest import applied, for ordering. */
+  /** The `timestamp` of the newest import applied, for ordering, as a UTC ISO string. */
   lastAppliedTimestamp?: string;
 }
 
@@ -22,8 +22,11 @@ export const gitSyncAggregate = {
         return set(e.data.importId, 'running');
       case 'GitImportCompleted': {
         const next = set(e.data.importId, 'completed');
-        const ts = state.imports[e.data.importId]?.request.timestamp;
-        if (ts && !e.data.standalone && (!next.lastAppliedTimestamp || ts > next.lastAppliedTimestamp)) next.lastAppliedTimestamp = ts;
+        // Compared as instants: `12:00+05:00` is before `10:00Z`, whatever the strings say.
+        const ts = instantOf(state.imports[e.data.importId]?.request.timestamp);
+        if (ts && !e.data.standalone && (!next.lastAppliedTimestamp || Date.parse(ts) > Date.parse(next.lastAppliedTimestamp))) {
+          next.lastAppliedTimestamp = ts;
+        }
         return next;
       }
       case 'GitImportFailed':
@@ -44,4 +47,10 @@ export function isOutOfOrder(state: GitSyncState, request: GitImportRequest): bo
 
 export function isSettled(status: GitImportStatus | undefined): boolean {
   return status === 'completed' || status === 'failed' || status === 'skipped';
+}
+
+/** A request timestamp as a UTC ISO string; undefined when absent or not a date. */
+function instantOf(timestamp: string | undefined): string | undefined {
+  const ms = timestamp ? Date.parse(timestamp) : NaN;
+  return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
 }

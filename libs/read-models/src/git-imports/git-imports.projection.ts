@@ -4,6 +4,8 @@ import { Projection } from '@quire/projections/projection';
 export const gitImportsProjection: Projection = {
   name: 'git-imports',
   version: 1,
+  // apply reads no result of its writes: a rebuild may coalesce them.
+  writeResultsUnused: true,
   tables: ['rm_git_imports'],
   handles: ['GitImportRequested', 'GitImportStarted', 'GitImportCompleted', 'GitImportFailed', 'GitImportSkipped'],
   schema: (t) => `

@@ -1,5 +1,5 @@
 import { Queryable } from '@quire/platform/db/db';
-import { decodeCursor, ListResponse, toPage } from '@quire/platform/http/pagination';
+import { decodeCursor, ListResponse, timeIdCursor, toPage } from '@quire/platform/http/pagination';
 
 export interface GitImportRun {
   object: 'git-import';
@@ -23,7 +23,7 @@ export class GitImportQueries {
   constructor(private readonly db: Queryable) {}
 
   async list(spaceId: string, opts: { page?: string; limit: number }): Promise<ListResponse<GitImportRun>> {
-    const after = decodeCursor(opts.page, 2) as [string, string] | undefined;
+    const after = decodeCursor(opts.page, timeIdCursor);
     const r = await this.db.query<any>(
       `SELECT * FROM rm_git_imports WHERE space_id = $1
           AND ($2::timestamptz IS NULL OR (requested_at, id) < ($2::timestamptz, $3::text))

@@ -1,13 +1,15 @@
 import { Command } from '@nestjs/cqrs';
 import { GitImportRequest } from '@quire/domain';
+import type { GitImportSecret } from '@quire/jobs/git-import.job';
 
 export class ImportGitRepositoryCommand extends Command<{ importId: string }> {
   constructor(
     readonly spaceId: string,
     /** As recorded: credentials already stripped from the URL. */
     readonly request: Omit<GitImportRequest, 'importId'>,
-    /** Basic-auth credentials from the URL; they travel only with the job. */
-    readonly credentials: { username: string; password: string } | undefined,
+    /** Basic-auth credentials and token query parameters from the URL; they travel only
+     * with the job. */
+    readonly credentials: GitImportSecret | undefined,
     readonly actorId: string,
   ) {
     super();
