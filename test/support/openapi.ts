@@ -98,18 +98,32 @@ export function validateSchema(schemaName: string, value: unknown): string[] {
   return validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
 }
 
+/**
+ * Checks one /v1 response against the GitBook operation it answers (if any) and records what
+ * breaks the schema; the official client's fetch and the raw `q.http` both go through here.
+ */
+export function recordViolations(violations: string[], method: string, pathname: string, status: number, contentType: string | null, text: string): void {
+  if (!pathname.startsWith('/v1/') || !text || !(contentType ?? '').includes('json')) return;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    violations.push(`${method} ${pathname} -> ${status}: body is not JSON though it says so`);
+    return;
+  }
+  const path = pathname.replace(/^\/v1/, '');
+  const { operationId, errors } = validateResponse(method, path, status, body);
+  for (const e of errors) violations.push(`${method} ${path} -> ${status} (${operationId}): ${e}`);
+}
+
 /** A fetch for the official client that fails the test when a response breaks GitBook's schema. */
 export function validatingFetch(violations: string[]) {
   return {
     async fetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
       const response = await fetch(input as any, init);
       const url = new URL(typeof input === 'string' ? input : (input as any).url ?? String(input));
-      const path = url.pathname.replace(/^\/v1/, '');
       const text = await response.clone().text();
-      if (text && (response.headers.get('content-type') ?? '').includes('json')) {
-        const { operationId, errors } = validateResponse(init?.method ?? 'GET', path, response.status, JSON.parse(text));
-        for (const e of errors) violations.push(`${init?.method ?? 'GET'} ${path} -> ${response.status} (${operationId}): ${e}`);
-      }
+      recordViolations(violations, (init?.method ?? 'GET').toUpperCase(), url.pathname, response.status, response.headers.get('content-type'), text);
       return response;
     },
   };

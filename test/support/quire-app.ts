@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'fs';
+import { appendFileSync, mkdtempSync, rmSync } from 'fs';
 import { request as httpRequest } from 'http';
 import { tmpdir } from 'os';
 import { join } from 'path';
@@ -7,7 +7,7 @@ import { loadConfig, QuireConfig } from '@quire/platform/config/config';
 import { startApi, StartedApi } from '../../apps/api/src/bootstrap';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
 import { createTestDatabase, TEST_REDIS_URL, TestDatabase, uniquePrefix } from './databases';
-import { validatingFetch } from './openapi';
+import { recordViolations, validatingFetch } from './openapi';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 
@@ -15,7 +15,7 @@ export interface TestQuire {
   url: string;
   config: QuireConfig;
   started: StartedApi;
-  /** Every response of every client below that broke GitBook's OpenAPI schema. */
+  /** Every /v1 response (of the clients below and of `http`) that broke GitBook's OpenAPI schema. */
   violations: string[];
   admin: GitBookAPI;
   client(token?: string): GitBookAPI;
@@ -69,6 +69,8 @@ export async function startTestQuire(overrides: Partial<QuireConfig> = {}, opts:
       // fetch() sends its own Host header whatever it is given: a custom one needs node's http.
       const res = Object.keys(headers).some((h) => h.toLowerCase() === 'host') ? await requestWithHost(url + path, method, headers, body) : await fetch(url + path, { method, headers, body });
       const text = await res.text();
+      // Raw calls to GitBook operations are held to the same schema as the client's.
+      recordViolations(violations, method.toUpperCase(), new URL(url + path).pathname, res.status, res.headers.get('content-type'), text);
       let parsed: any = text;
       try {
         parsed = text ? JSON.parse(text) : undefined;
@@ -86,6 +88,7 @@ export async function startTestQuire(overrides: Partial<QuireConfig> = {}, opts:
       return { id: created.body.id, token: token.body.token, api: client(token.body.token) };
     },
     async close() {
+      if (process.env.QUIRE_VIOLATIONS_LOG && violations.length) appendFileSync(process.env.QUIRE_VIOLATIONS_LOG, violations.map((v) => `${expect.getState().testPath}: ${v}\n`).join(''));
       await started.close();
       await database.drop();
       rmSync(dataDir, { recursive: true, force: true });
