@@ -1,6 +1,7 @@
 import { jobIdFor } from '@quire/jobs/job-queues';
 import { QUEUES } from '@quire/jobs/queues';
 import { Job } from 'bullmq';
+import { startApi } from '../../apps/api/src/bootstrap';
 import { startTestQuire, TestQuire } from '../support/quire-app';
 
 const LIMIT = 40;
@@ -55,6 +56,21 @@ describe('HTTP plumbing: empty JSON bodies, malformed URLs, rate limit (e2e)', (
     for (let i = 0; i < LIMIT + 5; i++) {
       expect((await q.http('GET', '/health/live')).status).toBe(200);
       expect((await q.http('GET', '/metrics', { token: q.config.adminToken })).status).toBe(200);
+    }
+  });
+
+  it('QUIRE_RATE_LIMIT holds across API replicas: the window is kept in Redis', async () => {
+    // A second API process on the same database and Redis prefix, as a second replica would be.
+    const replica = await startApi({ ...q.config, port: 0 }, { runProjections: false, redis: true });
+    try {
+      const client = await q.createUser('Replicated client');
+      const get = (url: string) => fetch(`${url}/v1/user`, { headers: { authorization: `Bearer ${client.token}` } });
+      for (let i = 0; i < LIMIT; i++) expect((await get(i % 2 ? replica.url : q.url)).status).toBe(200);
+      // Each replica saw half the limit; together they saw all of it.
+      expect((await get(replica.url)).status).toBe(429);
+      expect((await get(q.url)).status).toBe(429);
+    } finally {
+      await replica.close();
     }
   });
 });

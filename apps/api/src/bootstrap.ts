@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { CommandBus } from '@nestjs/cqrs';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomUUID } from 'crypto';
+import type Redis from 'ioredis';
 import rateLimit from '@fastify/rate-limit';
 import { frameworkErrors, jsonBodyParser, rateLimitOptions } from '@quire/platform/http/fastify-plumbing';
 import { QuireConfig } from '@quire/platform/config/config';
@@ -68,7 +69,13 @@ export async function startApi(
   });
   // Before init, so Nest keeps this parser instead of registering its own.
   app.useBodyParser('application/json', { bodyLimit: BODY_LIMIT }, jsonBodyParser(fastify));
-  if (config.rateLimitPerMinute > 0) await app.register(rateLimit as any, rateLimitOptions(config.rateLimitPerMinute));
+  const limiterRedis = config.rateLimitPerMinute > 0 ? await rateLimitRedis(runtime) : undefined;
+  if (config.rateLimitPerMinute > 0) {
+    await app.register(
+      rateLimit as any,
+      rateLimitOptions(config.rateLimitPerMinute, limiterRedis && { redis: limiterRedis.redis, nameSpace: `${config.queuePrefix}:rate-limit:` }),
+    );
+  }
   app.useGlobalFilters();
   // No enableShutdownHooks(): runProcess owns SIGTERM/SIGINT and calls close() below, once.
   await app.init();
@@ -94,10 +101,43 @@ export async function startApi(
       const log = runtime.logger.child({ component: 'shutdown' });
       await app.getHttpAdapter().close();
       log.info('HTTP server closed (in-flight requests finished)');
+      limiterRedis?.close();
       await app.close();
       log.info('job workers closed');
       await runtime.stop();
       log.info('projector and database closed');
+    },
+  };
+}
+
+/**
+ * The rate limiter's own Redis connection, so the windows are shared by every API replica. It
+ * fails fast: no offline queue and a 500 ms command timeout, so while Redis is away a request
+ * is let through at once (the limiter's skipOnError) instead of waiting on the shared
+ * connection's retries. It reconnects by itself; its errors are logged at most every 30 s.
+ */
+async function rateLimitRedis(runtime: Runtime): Promise<{ redis: Redis; close(): void } | undefined> {
+  if (!runtime.redis) return undefined;
+  const log = runtime.logger.child({ component: 'rate-limit' });
+  const redis = runtime.redis.duplicate({ enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: 500, lazyConnect: true });
+  let lastLogged = 0;
+  let closing = false;
+  const unreachable = (err?: Error) => {
+    if (closing || Date.now() - lastLogged < 30_000) return;
+    lastLogged = Date.now();
+    log.warn({ err: err?.message ?? 'connection closed' }, 'rate limiter cannot reach Redis: requests are not limited until it is back');
+  };
+  redis.on('error', unreachable);
+  redis.on('close', () => unreachable());
+  redis.on('ready', () => {
+    if (lastLogged) log.info('rate limiter reconnected to Redis: requests are limited again');
+  });
+  await redis.connect().catch(() => undefined);
+  return {
+    redis,
+    close: () => {
+      closing = true;
+      redis.disconnect();
     },
   };
 }

@@ -56,7 +56,7 @@ export class Runtime {
     await projector.startObserving();
     if (opts.runProjections) await projector.startRunning();
     const executor = new CommandExecutor(store, projector, () => new Date(), config.commandTimeoutMs);
-    const jobs = redis ? new JobQueues(redis, config.queuePrefix) : undefined;
+    const jobs = redis ? new JobQueues(redis, config.queuePrefix, (err, queue) => logger.warn({ queue, err: err.message }, 'job queue cannot reach Redis')) : undefined;
     return new Runtime(config, logger, db, store, projector, executor, redis, contentStore, jobs);
   }
 

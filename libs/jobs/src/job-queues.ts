@@ -17,15 +17,24 @@ export const DEFAULT_JOB_OPTIONS: JobsOptions = {
 export class JobQueues {
   private readonly queues = new Map<QueueName, Queue>();
 
+  private lastErrorLogged = 0;
+
   constructor(
     private readonly connection: Redis,
     private readonly prefix: string,
+    /** Told about connection errors (at most every 30 s); without a listener BullMQ prints them to stderr. */
+    private readonly onError: (err: Error, queue: QueueName) => void = () => undefined,
   ) {}
 
   queue(name: QueueName): Queue {
     let q = this.queues.get(name);
     if (!q) {
       q = new Queue(name, { connection: this.connection, prefix: this.prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
+      q.on('error', (err) => {
+        if (Date.now() - this.lastErrorLogged < 30_000) return;
+        this.lastErrorLogged = Date.now();
+        this.onError(err, name);
+      });
       this.queues.set(name, q);
     }
     return q;

@@ -35,12 +35,23 @@ export function frameworkErrors(error: Error & { code?: string }, _req: FastifyR
 /** Liveness, readiness and Prometheus scrapes are never limited. */
 const UNLIMITED = /^\/(health(\/|$|\?)|metrics(\/|$|\?))/;
 
+/** Where the rate-limit windows live when they are shared between API replicas. */
+export interface SharedRateLimitStore {
+  /** A Redis connection of its own that fails fast (no offline queue, short command timeout). */
+  redis: unknown;
+  /** Key prefix, so instances sharing a Redis keep separate windows. */
+  nameSpace: string;
+}
+
 /**
  * QUIRE_RATE_LIMIT: requests per minute per access token (a client without one is counted by IP).
- * The window is kept in this process: with several API replicas each allows the limit.
+ * With `shared`, the windows are kept in Redis, so the limit holds across every API replica;
+ * without it (no Redis), in this process only. A Redis that cannot answer lets requests through:
+ * the limiter protects the service, it must never be what takes it down.
  */
-export function rateLimitOptions(perMinute: number): RateLimitPluginOptions {
+export function rateLimitOptions(perMinute: number, shared?: SharedRateLimitStore): RateLimitPluginOptions {
   return {
+    ...(shared ? { redis: shared.redis as RateLimitPluginOptions['redis'], nameSpace: shared.nameSpace, skipOnError: true } : {}),
     global: true,
     max: perMinute,
     timeWindow: 60_000,
