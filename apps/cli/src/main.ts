@@ -3,12 +3,15 @@ import { loadConfig } from '@quire/platform/config/config';
 import { Runtime } from '@quire/infrastructure/runtime';
 import { replay } from './replay/replay.command';
 import { jobsCommand } from './jobs/jobs.command';
+import { backfillRefs } from './refs/refs.command';
 
 const USAGE = `Usage: npm run cli -- <command>
 
 Commands:
   replay [projection...]   Rebuild read models (all, or the named ones) from the events
   projections              Show each projection's version, checkpoint and health
+  refs                     Write the git refs (live branch, revision tips) of space repositories
+                           created before Quire kept them; safe to run again (and beside a server on PostgreSQL)
   jobs                     List every queue's counts, recent and failed jobs
   jobs retry <id>          Run a job again from the event that requested it (a job id, a git import id,
                            or a change request id: its pending merge/update gets its job back)
@@ -30,6 +33,10 @@ async function main(argv: string[]): Promise<number> {
       case 'jobs':
         await jobsCommand(runtime, args);
         return 0;
+      case 'refs': {
+        const result = await backfillRefs(runtime);
+        return result.missing.length ? 1 : 0;
+      }
       case 'projections':
         for (const s of await runtime.projector.status()) {
           process.stdout.write(`${s.name.padEnd(16)} v${s.version}  ${s.status.padEnd(9)} at ${s.position}${s.error ? `  error: ${s.error}` : ''}\n`);

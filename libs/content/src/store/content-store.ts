@@ -6,7 +6,7 @@ import { readBlob } from './read-blob';
 import { readRevision } from './read-revision';
 import { readRevisionFiles, type RevisionFile } from './read-revision-files';
 import { createStoreCaches, spaceRepo, type RevisionCommit, type SpaceRepo, type StoreCacheOptions, type StoreCaches } from './space-repo';
-import { advanceLiveRef } from './revision-refs';
+import { advanceLiveRef, recordTip } from './revision-refs';
 import { writeRevision, type WriteRevisionOptions } from './write-revision';
 
 export interface ContentStoreOptions extends StoreCacheOptions {
@@ -48,6 +48,11 @@ export class ContentStore {
    * older live revision changes nothing. */
   setLiveRevision(spaceId: string, revision: string): Promise<void> {
     return advanceLiveRef(this.repo(spaceId), revision);
+  }
+
+  /** Gives a revision its tip ref and drops its parents' (see revision-refs); `writeRevision` does this itself. */
+  recordRevisionTip(spaceId: string, revision: string, parents: readonly string[]): Promise<void> {
+    return recordTip(this.repo(spaceId), revision, parents);
   }
 
   readRevision(spaceId: string, revision: string): Promise<RevisionCommit> {
