@@ -248,6 +248,34 @@ describe('git import (e2e: real git over HTTP, BullMQ worker)', () => {
     expect(run.warnings[100]).toMatch(/^\.\.\. and \d+ more warnings$/);
   });
 
+  it("reports warnings about the user's repository only, each once, with its own line numbers", async () => {
+    // With a SUMMARY.md: lists of different markers (separate lists to markdown), a plain-text entry.
+    await createRepoFromFiles(root, 'warned', {
+      'README.md': '# Warned\n',
+      'SUMMARY.md': '# Summary\n\n* [Warned](README.md)\n1. [One](one.md)\n- [Two](two.md)\n* Plain text item\n* [Gone](gone.md)\n',
+      'one.md': '# One\n',
+      'two.md': '# Two\n',
+    });
+    const warned = await newSpace('Warned');
+    expect((await importInto(warned.id, { url: `${git.url}/warned.git`, ref: 'refs/heads/main' })).status).toBe(204);
+    const [withSummary] = await settled(warned.id);
+    expect(withSummary.status).toBe('completed');
+    expect(withSummary.warnings).toEqual([
+      'SUMMARY.md line 6: "Plain text item" has no link; imported as an empty page',
+      'SUMMARY.md links to missing file gone.md (line 7)',
+    ]);
+    // Without one: the folder tree is the table of contents, and a folder without a README is
+    // an empty page by design, not a SUMMARY.md entry to warn about.
+    await createRepoFromFiles(root, 'folders', { 'README.md': '# Folders\n', 'guides/linux/install.md': '# Install\n' });
+    const folders = await newSpace('Folders');
+    expect((await importInto(folders.id, { url: `${git.url}/folders.git`, ref: 'refs/heads/main' })).status).toBe(204);
+    const [withoutSummary] = await settled(folders.id);
+    expect(withoutSummary.status).toBe('completed');
+    expect(withoutSummary.warnings).toEqual([]);
+    const { data: revision } = await owner.api.spaces.getCurrentRevision(folders.id);
+    expect(allPages(revision.pages).map((p: any) => p.path)).toEqual(['folders', 'guides', 'guides/linux', 'guides/linux/install']);
+  });
+
   it('keeps the space lock alive while a slow import runs', async () => {
     // A proxy that holds each answer of the git server for a while.
     const slow: Server = createServer((req, res) => {

@@ -230,7 +230,13 @@ export class GitImportProcessor implements OnModuleInit, OnModuleDestroy {
         newId,
       });
       const writtenMs = Date.now() - writeStarted;
-      const allWarnings = [...new Set([...result.warnings, ...warnings])];
+      // What the user's repository gave (result.warnings) is what the import reports. The
+      // revision's own layout, read back from the files Quire wrote (a SUMMARY.md it may have
+      // generated), can only repeat those with its own line numbers, or name entries of a file
+      // the repository does not have; anything else there is Quire's fault, for the operator.
+      const allWarnings = result.warnings;
+      const ownLayout = warnings.filter((w) => !result.warnings.includes(w));
+      if (ownLayout.length) log.debug({ warnings: ownLayout.slice(0, 20) }, 'git import: warnings from reading back the written layout (not reported)');
       const events: NewEvent[] = [
         event,
         ...(standalone ? [] : [{ type: 'SpaceRevisionChanged', data: { spaceId, revision } }]),

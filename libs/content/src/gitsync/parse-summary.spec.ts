@@ -97,6 +97,11 @@ describe('parseSummary', () => {
     expect(outline(summary.items)).toEqual([{ 'Install -> install/README.md': [{ 'Obsolete Installation -> ∅': ['Old -> install/old.md'] }] }]);
   });
 
+  it('takes an empty target or a bare anchor as no link (not the README of the folder)', () => {
+    const summary = parseSummary('* [Empty]()\n* [Anchor only](#part)\n* [Page](page.md#part)\n');
+    expect(outline(summary.items)).toEqual(['Empty -> ∅', 'Anchor only -> ∅', 'Page -> page.md']);
+  });
+
   it('ignores prose, HTML comments and fenced blocks', () => {
     const summary = parseSummary(
       '# Summary\n\nSome intro text.\n\n<!-- * [Hidden](hidden.md) -->\n<!--\n* [Also hidden](h2.md)\n-->\n```yaml\n* [In fence](f.md)\n```\n* [Shown](shown.md)\n',

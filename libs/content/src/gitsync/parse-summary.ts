@@ -160,6 +160,8 @@ function parseEntry(content: string, line: number, references: References): Summ
     ? link.destination
     : percentDecode(link.plain ? link.destination : unescapeMarkdown(link.destination)).replace(/[#?].*$/, '');
   const text = link.plain ? link.text : inlineToTitle(link.text);
+  // `[Title]()` or `[Title](#anchor)` names no file: an entry without a link, not the folder's README.
+  if (!external && target.trim() === '') return { type: 'entry', title: text, external: false, line, children: [] };
   return {
     type: 'entry',
     title: text,
