@@ -1,4 +1,5 @@
 import * as nodeFs from 'fs';
+import { posix } from 'path';
 import git from 'isomorphic-git';
 import type { SourceTree } from '@quire/content/gitsync';
 
@@ -9,8 +10,10 @@ export interface GitSourceTree extends SourceTree {
 
 /**
  * A commit's files read straight from git objects, without a checkout: paths are listed
- * once from the trees, contents are read on demand. Symbolic links and submodules are
- * left out; they are not documentation content, and a link's "content" is a path.
+ * once from the trees, contents are read on demand. A symbolic link to a file of the same
+ * commit reads as that file, as it would in a checkout (`README.md -> docs/intro.md`); one
+ * that leaves the repository, names a folder or nothing, or loops is left out, and so are
+ * submodules (their content is in another repository).
  */
 export async function gitSourceTree(opts: {
   gitdir: string;
@@ -22,17 +25,31 @@ export async function gitSourceTree(opts: {
   const { gitdir, cache } = opts;
   const fs = opts.fs ?? nodeFs;
   const blobs = new Map<string, string>();
+  const links = new Map<string, string>();
   const visit = async (oid: string, prefix: string): Promise<void> => {
     const { tree } = await git.readTree({ fs, gitdir, oid, cache });
     await Promise.all(
       tree.map((entry) => {
         if (entry.type === 'tree') return visit(entry.oid, `${prefix}${entry.path}/`);
-        if (entry.type === 'blob' && entry.mode !== '120000') blobs.set(prefix + entry.path, entry.oid);
+        if (entry.type === 'blob') (entry.mode === '120000' ? links : blobs).set(prefix + entry.path, entry.oid);
         return undefined;
       }),
     );
   };
   await visit(opts.commit, '');
+  if (links.size > 0) {
+    const targets = new Map<string, string>();
+    await Promise.all(
+      [...links].slice(0, MAX_LINKS).map(async ([path, oid]) => {
+        const { blob } = await git.readBlob({ fs, gitdir, oid, cache });
+        if (blob.byteLength <= MAX_LINK_TARGET) targets.set(path, new TextDecoder().decode(blob));
+      }),
+    );
+    for (const path of targets.keys()) {
+      const oid = followLink(path, targets, blobs);
+      if (oid) blobs.set(path, oid);
+    }
+  }
   // The layout reader reads some pages for their titles (all of them when there is no
   // SUMMARY.md) before the import reads them again for their content; what is read ends up
   // in the import's result anyway, so keeping it costs no extra memory at the peak.
@@ -51,4 +68,25 @@ export async function gitSourceTree(opts: {
       return read;
     },
   };
+}
+
+/** Symbolic links followed per commit, and the longest target read: a link's blob is its target path. */
+const MAX_LINKS = 10_000;
+const MAX_LINK_TARGET = 4096;
+/** Links to links, as the kernel's own limit on nested links (ELOOP). */
+const MAX_HOPS = 8;
+
+/** The blob a symbolic link ends at, through links to links, when it stays inside the commit. */
+export function followLink(path: string, targets: ReadonlyMap<string, string>, blobs: ReadonlyMap<string, string>): string | undefined {
+  let at = path;
+  for (let hop = 0; hop < MAX_HOPS; hop++) {
+    const target = targets.get(at);
+    if (target === undefined || target.startsWith('/') || target.includes('\0')) return undefined;
+    const resolved = posix.normalize(posix.join(posix.dirname(at), target));
+    if (resolved === '..' || resolved.startsWith('../') || resolved === '.') return undefined;
+    const oid = blobs.get(resolved);
+    if (oid !== undefined) return oid;
+    at = resolved;
+  }
+  return undefined;
 }

@@ -331,6 +331,45 @@ describe('importGitRepository: a remote whose HEAD is dangling', () => {
     await execFileAsync('git', ['--git-dir', join(root, 'dangling.git'), 'symbolic-ref', 'HEAD', 'refs/heads/master']);
   });
 
+  it('reads a symbolic link to a file of the commit as that file; other links and submodules are left out', async () => {
+    const work = await fs.mkdtemp(join(scratch, 'links-'));
+    const env = { ...process.env, GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@example.com', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@example.com' };
+    const sh = (...args: string[]) => execFileAsync('git', args, { cwd: work, env });
+    await sh('init', '-q', '-b', 'main');
+    await fs.writeFile(join(work, 'README.md'), '# Home\n\n![Logo](assets/logo.png)\n');
+    await fs.writeFile(join(work, 'SUMMARY.md'), '* [Home](README.md)\n* [Guide](guide.md)\n* [Chained](chained.md)\n* [Outside](outside.md)\n* [Loop](loop.md)\n* [Vendor](vendor/README.md)\n');
+    await fs.mkdir(join(work, 'docs'));
+    await fs.writeFile(join(work, 'docs/guide.md'), '# The guide\n');
+    await fs.symlink('docs/guide.md', join(work, 'guide.md'));
+    await fs.symlink('guide.md', join(work, 'chained.md'));
+    await fs.symlink('../../etc/hostname', join(work, 'outside.md'));
+    await fs.symlink('loop.md', join(work, 'loop.md'));
+    await fs.mkdir(join(work, 'media'));
+    await fs.writeFile(join(work, 'media/logo.png'), logo);
+    await fs.mkdir(join(work, 'assets'));
+    await fs.symlink('../media/logo.png', join(work, 'assets/logo.png'));
+    await sh('add', '-A');
+    await sh('update-index', '--add', '--cacheinfo', '160000,1111111111111111111111111111111111111111,vendor');
+    await sh('commit', '-q', '-m', 'links');
+    await execFileAsync('git', ['clone', '-q', '--bare', work, join(root, 'links.git')]);
+
+    const result = await importOf('links');
+    expect(flatten(result.layout.pages).map((p) => [p.title, p.sourcePath])).toEqual([
+      ['Home', 'README.md'],
+      ['Guide', 'guide.md'],
+      ['Chained', 'chained.md'],
+    ]);
+    expect(new TextDecoder().decode(result.files['guide.md'])).toBe('# The guide\n');
+    expect(new TextDecoder().decode(result.files['chained.md'])).toBe('# The guide\n');
+    expect(result.assets.map((a) => a.path)).toEqual(['assets/logo.png']);
+    expect(Buffer.from(result.files['assets/logo.png']).equals(Buffer.from(logo))).toBe(true);
+    expect(result.warnings).toEqual([
+      'SUMMARY.md links to missing file outside.md (line 4)',
+      'SUMMARY.md links to missing file loop.md (line 5)',
+      'SUMMARY.md links to missing file vendor/README.md (line 6)',
+    ]);
+  });
+
   it('imports a named branch, first and again', async () => {
     for (const round of [1, 2]) {
       const result = await importOf('dangling', { repoCacheId: 'dangling-named' });
