@@ -35,7 +35,7 @@ export async function readGitSyncLayout(tree: SourceTree, opts: ReadGitSyncLayou
   if (summaryPath) {
     const summary = parseSummary((await readText(tree, summaryPath)) ?? '', summaryPath);
     warnings.push(...summary.warnings);
-    drafts = summaryToDrafts(summary, { files, summaryPath, docsRoot: config.docsRoot, warnings });
+    drafts = summaryToDrafts(summary, { files, summaryPath, docsRoot: config.docsRoot, warnings, absent: tree.absent?.bind(tree) });
   } else {
     if (config.summaryConfigured) {
       warnings.push(`${config.summaryPath} does not exist; the table of contents comes from the folders`);

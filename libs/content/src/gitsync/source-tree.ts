@@ -4,6 +4,9 @@ export interface SourceTree {
   /** All file paths relative to the repository root, '/'-separated. */
   files(): string[];
   read(path: string): Promise<Uint8Array | undefined>;
+  /** Why the commit has something at a path `files()` does not list (a submodule, a link
+   * that leads nowhere), to say more than "missing"; undefined when there is nothing there. */
+  absent?(path: string): string | undefined;
 }
 
 const utf8 = new TextDecoder('utf-8');

@@ -7,6 +7,8 @@ export interface SummaryPagesContext {
   summaryPath: string;
   docsRoot: string;
   warnings: string[];
+  /** See SourceTree.absent: why a linked path that is not a file is not there. */
+  absent?: (path: string) => string | undefined;
 }
 
 /**
@@ -51,6 +53,16 @@ export function summaryToDrafts(summary: ParsedSummary, ctx: SummaryPagesContext
     return found;
   };
 
+  const whyAbsent = (target: string): string | undefined => {
+    if (!ctx.absent) return undefined;
+    for (const base of target.startsWith('/') ? [rootDir] : relativeBases) {
+      const path = resolveRepoPath(base, target.replace(/^\/+/, ''));
+      const why = path ? ctx.absent(path) : undefined;
+      if (why) return why;
+    }
+    return undefined;
+  };
+
   const convert = (entries: SummaryEntry[]): DraftPage[] =>
     entries.flatMap((entry): DraftPage[] => {
       const where = `${ctx.summaryPath} line ${entry.line}`;
@@ -74,7 +86,12 @@ export function summaryToDrafts(summary: ParsedSummary, ctx: SummaryPagesContext
       }
       const path = locate(entry.target, entry.line);
       if (path === undefined) {
-        ctx.warnings.push(`${ctx.summaryPath} links to missing file ${entry.target} (line ${entry.line})`);
+        const why = whyAbsent(entry.target);
+        ctx.warnings.push(
+          why
+            ? `${ctx.summaryPath} links to ${entry.target}, which ${why} (line ${entry.line}); skipped`
+            : `${ctx.summaryPath} links to missing file ${entry.target} (line ${entry.line})`,
+        );
         return convert(entry.children);
       }
       if (!isMarkdownPath(path)) {

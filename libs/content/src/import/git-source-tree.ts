@@ -26,12 +26,14 @@ export async function gitSourceTree(opts: {
   const fs = opts.fs ?? nodeFs;
   const blobs = new Map<string, string>();
   const links = new Map<string, string>();
+  const submodules: string[] = [];
   const visit = async (oid: string, prefix: string): Promise<void> => {
     const { tree } = await git.readTree({ fs, gitdir, oid, cache });
     await Promise.all(
       tree.map((entry) => {
         if (entry.type === 'tree') return visit(entry.oid, `${prefix}${entry.path}/`);
         if (entry.type === 'blob') (entry.mode === '120000' ? links : blobs).set(prefix + entry.path, entry.oid);
+        if (entry.type === 'commit') submodules.push(prefix + entry.path);
         return undefined;
       }),
     );
@@ -57,6 +59,11 @@ export async function gitSourceTree(opts: {
   return {
     files: () => [...blobs.keys()],
     oidOf: (path) => blobs.get(path),
+    absent: (path) => {
+      if (links.has(path) && !blobs.has(path)) return 'is a symbolic link that does not lead to a file of the repository';
+      const submodule = submodules.find((sub) => path === sub || path.startsWith(`${sub}/`));
+      return submodule === undefined ? undefined : `is in the git submodule ${submodule}, whose files belong to another repository`;
+    },
     read: async (path) => {
       const oid = blobs.get(path);
       if (oid === undefined) return undefined;

@@ -363,10 +363,11 @@ describe('importGitRepository: a remote whose HEAD is dangling', () => {
     expect(new TextDecoder().decode(result.files['chained.md'])).toBe('# The guide\n');
     expect(result.assets.map((a) => a.path)).toEqual(['assets/logo.png']);
     expect(Buffer.from(result.files['assets/logo.png']).equals(Buffer.from(logo))).toBe(true);
+    // Said for what it is, not as a missing file.
     expect(result.warnings).toEqual([
-      'SUMMARY.md links to missing file outside.md (line 4)',
-      'SUMMARY.md links to missing file loop.md (line 5)',
-      'SUMMARY.md links to missing file vendor/README.md (line 6)',
+      'SUMMARY.md links to outside.md, which is a symbolic link that does not lead to a file of the repository (line 4); skipped',
+      'SUMMARY.md links to loop.md, which is a symbolic link that does not lead to a file of the repository (line 5); skipped',
+      'SUMMARY.md links to vendor/README.md, which is in the git submodule vendor, whose files belong to another repository (line 6); skipped',
     ]);
   });
 
