@@ -40,6 +40,29 @@ describe('HTTP plumbing: empty JSON bodies, malformed URLs, rate limit (e2e)', (
     expect(res.body).toEqual({ error: { code: 400, message: expect.stringContaining('Malformed URL') } });
   });
 
+  it("answers text PostgreSQL cannot store (NUL, half a surrogate pair) with GitBook's 400, in bodies and in URLs", async () => {
+    const { data: space } = await owner.api.orgs.createSpace(orgId, { title: 'Unstorable text' } as any);
+    const bad = [
+      ['{"title":"a\\u0000b"}', /NUL character/],
+      ['{"title":"ok","nested":{"k\\u0000":"v"}}', /NUL character/],
+      ['{"title":"\\ud800"}', /surrogate/],
+      ['{"title":"x\\udfffy"}', /surrogate/],
+    ] as const;
+    for (const [rawBody, message] of bad) {
+      for (const [method, path] of [['POST', `/v1/orgs/${orgId}/collections`], ['PATCH', `/v1/spaces/${space.id}`]] as const) {
+        const res = await q.http(method, path, { token: owner.token, rawBody });
+        expect([rawBody, method, res.status, res.body]).toEqual([rawBody, method, 400, { error: { code: 400, message: expect.stringMatching(message) } }]);
+      }
+    }
+    // A whole pair, written as escapes, is text like any other.
+    const emoji = await q.http('PATCH', `/v1/spaces/${space.id}`, { token: owner.token, rawBody: '{"title":"Docs \\ud83d\\ude00"}' });
+    expect([emoji.status, emoji.body.title]).toEqual([200, 'Docs \u{1F600}']);
+    for (const path of [`/v1/spaces/${space.id}/content/path/a%00b`, '/v1/users/%00', `/v1/orgs/${orgId}/search?query=x%00`]) {
+      const res = await q.http('GET', path, { token: owner.token });
+      expect([path, res.status, res.body]).toEqual([path, 400, { error: { code: 400, message: expect.stringContaining('%00') } }]);
+    }
+  });
+
   it('QUIRE_RATE_LIMIT: 429 with Retry-After past the limit, per token (or per IP without one); health and metrics are exempt', async () => {
     const limited = await q.createUser('Busy client');
     const other = await q.createUser('Quiet client');

@@ -6,7 +6,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { randomUUID } from 'crypto';
 import type Redis from 'ioredis';
 import rateLimit from '@fastify/rate-limit';
-import { frameworkErrors, jsonBodyParser, rateLimitOptions } from '@quire/platform/http/fastify-plumbing';
+import { frameworkErrors, jsonBodyParser, rateLimitOptions, refuseNulInUrl } from '@quire/platform/http/fastify-plumbing';
 import { QuireConfig } from '@quire/platform/config/config';
 import { PinoNestLogger } from '@quire/platform/logging/logger';
 import { Runtime, RuntimeOptions } from '@quire/infrastructure/runtime';
@@ -67,6 +67,7 @@ export async function startApi(
       .header('retry-after', '1')
       .send({ error: { code: 503, message: 'This Quire process is shutting down; retry the request (another instance will take it).' } });
   });
+  fastify.addHook('onRequest', refuseNulInUrl);
   // Before init, so Nest keeps this parser instead of registering its own.
   app.useBodyParser('application/json', { bodyLimit: BODY_LIMIT }, jsonBodyParser(fastify));
   const limiterRedis = config.rateLimitPerMinute > 0 ? await rateLimitRedis(runtime) : undefined;

@@ -18,8 +18,37 @@ export function jsonBodyParser(fastify: FastifyInstance): (req: FastifyRequest, 
   return (req, body, done) => {
     const text = body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
-    parse(req, text, done);
+    parse(req, text, (err, value) => {
+      if (err) return done(err);
+      // PostgreSQL text and jsonb hold neither U+0000 nor half a surrogate pair, and only a JSON
+      // escape can bring either in: refused here with a 400, not a 500 at the first write.
+      if (SUSPECT_ESCAPE.test(text) && holds(value, (t) => t.includes('\0'))) return done(badText('the NUL character (\\u0000)'));
+      if (SUSPECT_ESCAPE.test(text) && holds(value, (t) => LONE_SURROGATE.test(t))) return done(badText('half of a UTF-16 surrogate pair (\\ud800-\\udfff alone)'));
+      done(null, value);
+    });
   };
+}
+
+const SUSPECT_ESCAPE = /\\u(?:0000|d[89a-f])/i;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const badText = (what: string) => Object.assign(new Error(`Text must not contain ${what}`), { statusCode: 400 });
+
+/** True when some string of a parsed JSON value (keys included) fails `bad`. */
+function holds(value: unknown, bad: (text: string) => boolean): boolean {
+  if (typeof value === 'string') return bad(value);
+  if (Array.isArray(value)) return value.some((v) => holds(v, bad));
+  if (value && typeof value === 'object') return Object.entries(value).some(([key, v]) => bad(key) || holds(v, bad));
+  return false;
+}
+
+/**
+ * An `onRequest` hook: a URL holding an encoded NUL (`%00`) in its path or query is a 400 in
+ * GitBook's body. No id, path or query of the API can contain one, and PostgreSQL refuses it
+ * in text, so it would otherwise surface as a 500 from the first query.
+ */
+export function refuseNulInUrl(req: FastifyRequest, reply: FastifyReply, done: () => void): void {
+  if (!/%00/i.test(req.url)) return done();
+  void reply.code(400).header('content-type', 'application/json; charset=utf-8').send(gitbookError(400, 'The URL must not contain the NUL character (%00)'));
 }
 
 /** Fastify's `frameworkErrors`: a malformed URL (bad percent-encoding) is a 400 in GitBook's shape. */
