@@ -9,7 +9,7 @@ export interface ExecuteOptions<State, Event extends DomainEvent> {
   aggregate: Aggregate<State, Event>;
   decide(state: State, ctx: DecideContext): Event[];
   metadata?: EventMetadata;
-  /** Retries a lost optimistic-concurrency race by deciding again on fresh state. */
+  /** Retries a lost optimistic-concurrency race by deciding again on fresh state (10 by default). */
   retries?: number;
 }
 
@@ -18,6 +18,12 @@ export interface Executed<State, Event> {
   events: Event[];
   position?: Position;
 }
+
+const DEFAULT_RETRIES = 10;
+/** Full jitter: a random wait under 5, 10, 20… ms, at most 200 ms, between attempts. */
+const BASE_BACKOFF_MS = 5;
+const MAX_BACKOFF_MS = 200;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The one shape of every command handler: load the stream, decide, append with the expected
@@ -40,7 +46,7 @@ export class CommandExecutor {
 
   /** Load, decide and append, without waiting for read models. */
   async append<State, Event extends DomainEvent>(opts: ExecuteOptions<State, Event>): Promise<Executed<State, Event>> {
-    const retries = opts.retries ?? 5;
+    const retries = opts.retries ?? DEFAULT_RETRIES;
     for (let attempt = 0; ; attempt++) {
       const recorded = await this.store.readStream(opts.stream);
       let state = opts.aggregate.initialState();
@@ -57,6 +63,8 @@ export class CommandExecutor {
         return { state, events, position: result.position };
       } catch (err) {
         if (!(err instanceof WrongExpectedVersionError) || attempt >= retries) throw err;
+        // Writers that lost together would collide again at once: spread them out.
+        await sleep(Math.random() * Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** attempt));
       }
     }
   }

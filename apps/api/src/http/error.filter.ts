@@ -3,6 +3,7 @@ import { FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
 import { DomainError, DomainErrorCode } from '@quire/domain';
 import { InvalidCursorError } from '@quire/platform/http/pagination';
+import { WrongExpectedVersionError } from '@quire/event-store/event-store.port';
 import { JobVanishedError } from '@quire/jobs/job-queues';
 import { ProjectionFailedError, ProjectionTimeoutError } from '@quire/projections/projector';
 import { LOGGER } from '@quire/platform/logging/logger';
@@ -47,6 +48,10 @@ export class GitBookErrorFilter implements ExceptionFilter {
     if (exception instanceof InvalidCursorError) return { status: 400, message: exception.message };
     if (exception instanceof ProjectionTimeoutError) return { status: 503, message: 'The change was recorded but read models are behind; retry the read shortly' };
     if (exception instanceof ProjectionFailedError) return { status: 503, message: 'A read model is stopped; an operator must look at it' };
+    if (exception instanceof WrongExpectedVersionError) {
+      // Only after the executor's retries all lost the race to other writers of the same thing.
+      return { status: 409, message: 'Other requests kept changing this at the same moment; retry the request' };
+    }
     if (exception instanceof JobVanishedError) {
       return { status: 503, message: 'The job queue (Redis) lost this job; the request is recorded and will be run again. Retry shortly.' };
     }
