@@ -226,7 +226,14 @@ function composeText(document: DocumentInput, meta: PageMetadataInput, existing:
   if ('document' in document && document.document) {
     const doc = document.document as JSONDocument;
     if (doc.object !== 'document' || !Array.isArray(doc.nodes)) throw badRequest(`${where}: document must be a JSON document ({object: "document", nodes: [...]})`);
-    return { title, text: documentToMarkdown(doc, { title, frontMatter: Object.keys(frontMatter).length ? frontMatter : undefined }) };
+    try {
+      return { title, text: documentToMarkdown(doc, { title, frontMatter: Object.keys(frontMatter).length ? frontMatter : undefined }) };
+    } catch {
+      // Only the top of a client's document is checked on the way in; a node below it that is
+      // not what GitBook's schema gives (text leaves without marks, children that are not a
+      // list, a block without its data) fails here, and is the client's to fix.
+      throw badRequest(`${where}: document does not follow GitBook's document schema (a node's type, data, leaves or children are malformed)`);
+    }
   }
   return { title, text: joinPageText({ frontMatter, hasFrontMatter: true, body: `# ${title}\n` }) };
 }

@@ -102,6 +102,28 @@ describe('content edits and page-level merges (real git store)', () => {
     expect(faq).toBeDefined();
   });
 
+  it("rejects a document whose nodes below the top do not follow GitBook's schema as a bad request", async () => {
+    const first = await seed('s2b');
+    const text = (leaves: unknown) => ({ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves }] });
+    const malformed = [
+      // A leaf without marks, holding a number.
+      { object: 'document', nodes: [text([{ text: 5 }])] },
+      // Children that are not a list.
+      { object: 'document', nodes: [{ object: 'block', type: 'code', data: { syntax: {} }, nodes: 'x' }] },
+      // An image without its data.
+      { object: 'document', nodes: [{ object: 'block', type: 'images', nodes: [{ object: 'block', type: 'image' }] }] },
+    ];
+    for (const document of malformed) {
+      await expect(edit('s2b', first, [{ operation: 'insert_page', title: 'Bad', document: { document } } as any])).rejects.toMatchObject({
+        code: 'bad_request',
+        message: expect.stringContaining("does not follow GitBook's document schema"),
+      });
+    }
+    // A well-formed one goes in.
+    const { event } = await edit('s2b', first, [{ operation: 'insert_page', title: 'Good', document: { document: { object: 'document', nodes: [text([{ object: 'leaf', text: 'Fine', marks: [] }])] } } } as any]);
+    expect(event.data.pages.some((p: any) => p.title === 'Good')).toBe(true);
+  });
+
   it('reverts a page to the base: text, title and place', async () => {
     const first = await seed('s3');
     const ids = byTitle(first.data.pages);
