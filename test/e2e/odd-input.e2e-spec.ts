@@ -23,6 +23,12 @@ const ODD_BODIES: unknown[] = [
   { changes: [{ operation: 'insert_page', title: {}, document: 5 }] },
   { changes: [{ operation: 'update_page', page: 'x', document: { markdown: 5 } }] },
   { changes: Array.from({ length: 5000 }, () => ({ operation: 'insert_page', title: 'p', document: { markdown: 'x' } })) },
+  // GitBook documents well-formed at the top and not below it.
+  ...[
+    [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ text: 5 }] }] }],
+    [{ object: 'block', type: 'code', data: { syntax: {} }, nodes: 'x' }],
+    [{ object: 'block', type: 'images', nodes: [{ object: 'block', type: 'image' }] }],
+  ].map((nodes) => ({ changes: [{ operation: 'insert_page', title: 'Doc', document: { document: { object: 'document', nodes } } }] })),
 ];
 
 /**
