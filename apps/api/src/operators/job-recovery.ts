@@ -26,6 +26,19 @@ export async function loadGitImport(store: EventStore, spaceId: string, importId
 export type Requeued = 'enqueued' | 'retried' | 'pending' | 'failed';
 
 /**
+ * The state of a job still in Redis, after retrying it when it failed and the caller asked
+ * for that: 'failed' or 'retried' for a failed job, else BullMQ's own state. Both kinds of
+ * requeue share this; they differ on what a finished job means.
+ */
+async function settleFailed(job: Job, opts: { retryFailed: boolean }): Promise<'failed' | 'retried' | Awaited<ReturnType<Job['getState']>>> {
+  const state = await job.getState();
+  if (state !== 'failed') return state;
+  if (!opts.retryFailed) return 'failed';
+  await job.retry('failed');
+  return 'retried';
+}
+
+/**
  * Makes sure an unfinished import has a job: keeps a pending one, enqueues one when none is left
  * (Redis lost it), and retries a failed one when asked (an operator's call: automatic recovery
  * leaves failed jobs alone so a poison job is not run at every restart). The job id comes from
@@ -36,12 +49,8 @@ export async function requeueGitImport(jobs: JobQueues, spaceId: string, importI
   const jobId = jobIdFor(importId);
   const job = await Job.fromId(queue, jobId);
   if (job) {
-    const state = await job.getState();
-    if (state === 'failed') {
-      if (!opts.retryFailed) return 'failed';
-      await job.retry('failed');
-      return 'retried';
-    }
+    const state = await settleFailed(job, opts);
+    if (state === 'failed' || state === 'retried') return state;
     if (state !== 'completed' && state !== 'unknown') return 'pending';
     // A finished job for an import the events still call unfinished: run it again.
     await job.remove();
@@ -121,12 +130,8 @@ export async function requeueChangeRequestWork(jobs: JobQueues, work: PendingCha
   const jobId = jobIdFor(work.job.requestId);
   const job = await Job.fromId(jobs.queue(work.queue), jobId);
   if (job) {
-    const state = await job.getState();
-    if (state === 'failed') {
-      if (!opts.retryFailed) return 'failed';
-      await job.retry('failed');
-      return 'retried';
-    }
+    const state = await settleFailed(job, opts);
+    if (state === 'failed' || state === 'retried') return state;
     if (state === 'completed') return 'finished';
     if (state !== 'unknown') return 'pending';
   }
