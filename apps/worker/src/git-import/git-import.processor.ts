@@ -234,13 +234,15 @@ export class GitImportProcessor implements OnModuleInit, OnModuleDestroy {
       // revision's own layout, read back from the files Quire wrote (a SUMMARY.md it may have
       // generated), can only repeat those with its own line numbers, or name entries of a file
       // the repository does not have; anything else there is Quire's fault, for the operator.
-      const allWarnings = result.warnings;
-      const ownLayout = warnings.filter((w) => !result.warnings.includes(w));
-      if (ownLayout.length) log.debug({ warnings: ownLayout.slice(0, 20) }, 'git import: warnings from reading back the written layout (not reported)');
+      if (log.isLevelEnabled('debug')) {
+        const reported = new Set(result.warnings);
+        const ownLayout = warnings.filter((w) => !reported.has(w));
+        if (ownLayout.length) log.debug({ warnings: ownLayout.slice(0, 20) }, 'git import: warnings from reading back the written layout (not reported)');
+      }
       const events: NewEvent[] = [
         event,
         ...(standalone ? [] : [{ type: 'SpaceRevisionChanged', data: { spaceId, revision } }]),
-        { type: 'GitImportCompleted', data: { spaceId, importId, revision, commit: { oid: git.oid, message: git.message }, standalone, warnings: capWarnings(allWarnings), at: now() } },
+        { type: 'GitImportCompleted', data: { spaceId, importId, revision, commit: { oid: git.oid, message: git.message }, standalone, warnings: capWarnings(result.warnings), at: now() } },
       ];
       ctx.phase = 'record';
       try {
@@ -252,7 +254,7 @@ export class GitImportProcessor implements OnModuleInit, OnModuleDestroy {
         await this.executor.waitFor(position, events.map((e) => e.type));
         const projectedMs = Date.now() - appendStarted - appendedMs;
         log.info(
-          { revision, pages: countPages(event.data.pages), fetchedMs, writtenMs, appendedMs, projectedMs, totalMs: Date.now() - started, warnings: allWarnings.length },
+          { revision, pages: countPages(event.data.pages), fetchedMs, writtenMs, appendedMs, projectedMs, totalMs: Date.now() - started, warnings: result.warnings.length },
           'git import completed',
         );
         return { status: 'completed', revision };
