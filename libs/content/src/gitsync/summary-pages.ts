@@ -24,11 +24,13 @@ export function summaryToDrafts(summary: ParsedSummary, ctx: SummaryPagesContext
   // Links are relative to SUMMARY.md; when it sits below the docs root, links written
   // relative to the root (as the legacy format had them) are accepted too.
   const relativeBases = summaryDir === rootDir ? [summaryDir] : [summaryDir, rootDir];
+  /** The repository paths a target may name, in the order they are tried. */
+  const candidates = (target: string): string[] =>
+    (target.startsWith('/') ? [rootDir] : relativeBases)
+      .map((base) => resolveRepoPath(base, target.replace(/^\/+/, '')))
+      .filter((path): path is string => path !== undefined);
   const locateIn = (target: string, has: (path: string) => string | undefined): string | undefined => {
-    const bases = target.startsWith('/') ? [rootDir] : relativeBases;
-    for (const base of bases) {
-      const path = resolveRepoPath(base, target.replace(/^\/+/, ''));
-      if (path === undefined) continue;
+    for (const path of candidates(target)) {
       const found = path ? has(path) : undefined;
       if (found) return found;
       const folderReadme = path ? `${path}/README.md` : 'README.md';
@@ -54,10 +56,10 @@ export function summaryToDrafts(summary: ParsedSummary, ctx: SummaryPagesContext
   };
 
   const whyAbsent = (target: string): string | undefined => {
-    if (!ctx.absent) return undefined;
-    for (const base of target.startsWith('/') ? [rootDir] : relativeBases) {
-      const path = resolveRepoPath(base, target.replace(/^\/+/, ''));
-      const why = path ? ctx.absent(path) : undefined;
+    const absent = ctx.absent;
+    if (!absent) return undefined;
+    for (const path of candidates(target)) {
+      const why = path ? absent(path) : undefined;
       if (why) return why;
     }
     return undefined;
