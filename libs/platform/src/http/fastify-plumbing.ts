@@ -22,8 +22,8 @@ export function jsonBodyParser(fastify: FastifyInstance): (req: FastifyRequest, 
       if (err) return done(err);
       // PostgreSQL text and jsonb hold neither U+0000 nor half a surrogate pair, and only a JSON
       // escape can bring either in: refused here with a 400, not a 500 at the first write.
-      if (SUSPECT_ESCAPE.test(text) && holds(value, (t) => t.includes('\0'))) return done(badText('the NUL character (\\u0000)'));
-      if (SUSPECT_ESCAPE.test(text) && holds(value, (t) => LONE_SURROGATE.test(t))) return done(badText('half of a UTF-16 surrogate pair (\\ud800-\\udfff alone)'));
+      const problem = SUSPECT_ESCAPE.test(text) ? unstorableText(value) : undefined;
+      if (problem) return done(Object.assign(new Error(`Text must not contain ${problem}`), { statusCode: 400 }));
       done(null, value);
     });
   };
@@ -31,14 +31,19 @@ export function jsonBodyParser(fastify: FastifyInstance): (req: FastifyRequest, 
 
 const SUSPECT_ESCAPE = /\\u(?:0000|d[89a-f])/i;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-const badText = (what: string) => Object.assign(new Error(`Text must not contain ${what}`), { statusCode: 400 });
 
-/** True when some string of a parsed JSON value (keys included) fails `bad`. */
-function holds(value: unknown, bad: (text: string) => boolean): boolean {
-  if (typeof value === 'string') return bad(value);
-  if (Array.isArray(value)) return value.some((v) => holds(v, bad));
-  if (value && typeof value === 'object') return Object.entries(value).some(([key, v]) => bad(key) || holds(v, bad));
-  return false;
+/** What the first string of a parsed JSON value (keys included) holds that PostgreSQL cannot store, if anything. */
+function unstorableText(value: unknown): string | undefined {
+  if (typeof value === 'string') {
+    if (value.includes('\0')) return 'the NUL character (\\u0000)';
+    return LONE_SURROGATE.test(value) ? 'half of a UTF-16 surrogate pair (\\ud800-\\udfff alone)' : undefined;
+  }
+  const children = Array.isArray(value) ? value : value && typeof value === 'object' ? Object.entries(value).flat() : [];
+  for (const child of children) {
+    const problem = unstorableText(child);
+    if (problem) return problem;
+  }
+  return undefined;
 }
 
 /**
