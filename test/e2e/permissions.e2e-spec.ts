@@ -1,5 +1,6 @@
 import { GitBookAPI } from '@gitbook/api';
 import { Role, roleAtLeast, ROLES } from '@quire/domain';
+import { until } from '../chaos/chaos-support';
 import { ADMIN_TOKEN, startTestQuire, TestQuire } from '../support/quire-app';
 import { replay } from '../../apps/cli/src/replay/replay.command';
 
@@ -446,11 +447,7 @@ describe('permissions (e2e, official client)', () => {
     // event some seconds later. Compare rows once no import is still running, or the snapshot
     // races the projector rather than testing the replay.
     const running = `SELECT count(*)::int AS n FROM rm_spaces WHERE git_sync->'operation'->>'state' = 'running' OR git_sync_pending IS NOT NULL`;
-    const deadline = Date.now() + 90_000;
-    while ((await q.started.runtime.db.query(running)).rows[0].n > 0) {
-      if (Date.now() > deadline) throw new Error('git imports still running after 90 s');
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await until('the git imports to settle', async () => (await q.started.runtime.db.query(running)).rows[0].n === 0, 90_000, 200);
     const before = await snapshot();
     await replay(q.started.runtime, ['spaces', 'collections', 'permissions'], { write: () => true } as any);
     expect(await snapshot()).toEqual(before);

@@ -1,4 +1,5 @@
 import { replay } from '../../apps/cli/src/replay/replay.command';
+import { until } from '../chaos/chaos-support';
 import { startTestQuire, TestQuire } from '../support/quire-app';
 
 type User = Awaited<ReturnType<TestQuire['createUser']>>;
@@ -78,11 +79,7 @@ async function seedContent(q: TestQuire, users: User[], orgId: string): Promise<
 
 /** Rows of every read model, once every projection has taken in every event so far. */
 async function snapshot(q: TestQuire): Promise<Record<string, unknown[]>> {
-  const deadline = Date.now() + 30_000;
-  while ((await q.started.runtime.projector.lag()).behind > 0) {
-    if (Date.now() > deadline) throw new Error('projections still behind after 30 s');
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await until('every projection to catch up', async () => (await q.started.runtime.projector.lag()).behind === 0, 30_000);
   const out: Record<string, unknown[]> = {};
   for (const p of q.started.runtime.projector.projections) {
     for (const table of p.tables) {
