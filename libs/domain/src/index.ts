@@ -30,3 +30,6 @@ export * from './change-request/space-change-requests';
 export * from './integration/integration.events';
 export * from './integration/integration.state';
 export * from './integration/integration.decide';
+export * from './git-export/git-export.events';
+export * from './git-export/git-export.state';
+export * from './git-export/git-export.decide';
