@@ -22,6 +22,9 @@ export interface GitHttpServerOptions {
   /** Accept pushes (git-receive-pack) from anonymous clients too; authenticated clients
    * may always push, as with `git http-backend` behind a real server. */
   allowAnonymousPush?: boolean;
+  /** Branches (`refs/heads/...`) whose updates are refused, as a protected branch is: the
+   * pack is received and a pre-receive hook declines the update. */
+  protectedRefs?: string[];
 }
 
 export interface GitHttpServer {
@@ -47,6 +50,7 @@ function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 export async function startGitHttpServer(opts: GitHttpServerOptions): Promise<GitHttpServer> {
   const root = resolve(opts.root);
   let requests = 0;
+  const hooksPath = opts.protectedRefs?.length ? await protectedRefsHook(opts.protectedRefs) : undefined;
   const sockets = new Set<Socket>();
 
   const server = createServer((req, res) => {
@@ -93,9 +97,12 @@ export async function startGitHttpServer(opts: GitHttpServerOptions): Promise<Gi
     if (req.headers['content-encoding']) cgiEnv.HTTP_CONTENT_ENCODING = String(req.headers['content-encoding']);
     if (req.headers['git-protocol']) cgiEnv.GIT_PROTOCOL = String(req.headers['git-protocol']);
     if (remoteUser) cgiEnv.REMOTE_USER = remoteUser;
-    const pushConfig: Record<string, string> = opts.allowAnonymousPush
-      ? { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'http.receivepack', GIT_CONFIG_VALUE_0: 'true' }
-      : {};
+    const config: Array<[string, string]> = [
+      ...(opts.allowAnonymousPush ? [['http.receivepack', 'true'] as [string, string]] : []),
+      ...(hooksPath ? [['core.hooksPath', hooksPath] as [string, string]] : []),
+    ];
+    const pushConfig: Record<string, string> = { GIT_CONFIG_COUNT: String(config.length) };
+    config.forEach(([key, value], i) => Object.assign(pushConfig, { [`GIT_CONFIG_KEY_${i}`]: key, [`GIT_CONFIG_VALUE_${i}`]: value }));
 
     const child = spawn('git', ['http-backend'], { env: gitEnv({ ...cgiEnv, ...pushConfig }), stdio: ['pipe', 'pipe', 'pipe'] });
     const exited = new Promise<void>((done, fail) => {
@@ -129,8 +136,19 @@ export async function startGitHttpServer(opts: GitHttpServerOptions): Promise<Gi
       new Promise<void>((closed, fail) => {
         server.close((error) => (error ? fail(error) : closed()));
         for (const socket of sockets) socket.destroy();
-      }),
+      }).finally(() => (hooksPath ? fs.rm(dirname(hooksPath), { recursive: true, force: true }) : undefined)),
   };
+}
+
+/** A hooks folder whose pre-receive hook declines updates of the given refs, as a host does
+ * for a protected branch (git reports `pre-receive hook declined` for each). */
+async function protectedRefsHook(refs: string[]): Promise<string> {
+  const hooks = join(await fs.mkdtemp(join(tmpdir(), 'quire-git-hooks-')), 'hooks');
+  await fs.mkdir(hooks);
+  const list = refs.map((ref) => `"${ref.replace(/["\\$`]/g, '')}"`).join(' ');
+  const script = `#!/bin/sh\nstatus=0\nwhile read old new ref; do\n  for protected in ${list}; do\n    if [ "$ref" = "$protected" ]; then echo "$ref is protected" >&2; status=1; fi\n  done\ndone\nexit $status\n`;
+  await fs.writeFile(join(hooks, 'pre-receive'), script, { mode: 0o755 });
+  return hooks;
 }
 
 function basicCredentials(header: string | undefined): { username: string; password: string } | undefined {
@@ -271,4 +289,13 @@ export async function cloneBundle(bundlePath: string, root: string, name: string
 async function git(args: string[], opts: { env?: Record<string, string>; cwd?: string } = {}): Promise<string> {
   const { stdout } = await execFileAsync('git', args, { env: gitEnv(opts.env), cwd: opts.cwd, maxBuffer: 64 << 20 });
   return stdout.trim();
+}
+
+/** An empty bare repository `<root>/<name>.git` (no commit, no branch), as a new repository
+ * on a Git host is before its first push. */
+export async function createEmptyRepo(root: string, name: string, branch = 'main'): Promise<string> {
+  const repo = join(resolve(root), `${name}.git`);
+  await fs.mkdir(repo, { recursive: true });
+  await git(['init', '--quiet', '--bare', `--initial-branch=${branch}`, repo]);
+  return repo;
 }

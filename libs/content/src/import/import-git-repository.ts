@@ -143,7 +143,7 @@ async function fetchAndRead(opts: ImportGitRepositoryOptions, gitdir: string): P
  * file, and a dropped cache must not vanish under a reader. In this process they queue on
  * a promise; across processes (several workers over one DATA_DIR) on a lock file beside
  * the cache (`<cache>.git.lock`), kept fresh while held so that one left by a killed
- * process goes stale. */
+ * process goes stale. Exports to the same remote use the same cache and take the same turns. */
 const cacheLocks = new Map<string, Promise<unknown>>();
 
 /**
@@ -155,7 +155,7 @@ const cacheLocks = new Map<string, Promise<unknown>>();
 const CACHE_LOCK_STALE_MS = 30_000;
 const CACHE_LOCK_REFRESH_MS = 5_000;
 
-async function withCacheLock<T>(gitdir: string, work: () => Promise<T>): Promise<T> {
+export async function withCacheLock<T>(gitdir: string, work: () => Promise<T>): Promise<T> {
   const previous = cacheLocks.get(gitdir) ?? Promise.resolve();
   const run = previous.catch(() => undefined).then(() => withCacheLockFile(gitdir, work));
   cacheLocks.set(gitdir, run);

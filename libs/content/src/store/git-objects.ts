@@ -104,6 +104,8 @@ export interface CommitFields {
   tree: string;
   parents: string[];
   author: { name: string; email: string };
+  /** Who wrote the commit, when not its author (an export: the user wrote it, Quire commits it). */
+  committer?: { name: string; email: string };
   timestamp: Date;
   message: string;
 }
@@ -112,12 +114,12 @@ export function serializeCommit(commit: CommitFields): Uint8Array {
   const seconds = Math.floor(commit.timestamp.getTime() / 1000);
   // git refuses '<', '>' and newlines inside an identity.
   const clean = (value: string) => value.replace(/[<>\r\n]/g, '').trim();
-  const identity = `${clean(commit.author.name)} <${clean(commit.author.email)}> ${seconds} +0000`;
+  const identity = (who: { name: string; email: string }) => `${clean(who.name)} <${clean(who.email)}> ${seconds} +0000`;
   const lines = [
     `tree ${commit.tree}`,
     ...commit.parents.map((parent) => `parent ${parent}`),
-    `author ${identity}`,
-    `committer ${identity}`,
+    `author ${identity(commit.author)}`,
+    `committer ${identity(commit.committer ?? commit.author)}`,
   ];
   const message = commit.message.endsWith('\n') ? commit.message : `${commit.message}\n`;
   return Buffer.from(`${lines.join('\n')}\n\n${message}`, 'utf8');

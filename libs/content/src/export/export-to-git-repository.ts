@@ -1,0 +1,159 @@
+import * as fs from 'fs';
+import git from 'isomorphic-git';
+import type { ExportPlan } from '@quire/domain';
+import { readGitSyncConfig } from '../gitsync/gitbook-config';
+import { toDirPrefix } from '../gitsync/repo-path';
+import type { SourceTree } from '../gitsync/source-tree';
+import { fetchRepository } from '../import/fetch-repository';
+import { httpClientWithTimeout } from '../import/http-client';
+import { cacheRepositoryPath, withCacheLock } from '../import/import-git-repository';
+import { serializeCommit, writeObject } from '../store/git-objects';
+import type { RevisionFile } from '../store/read-revision-files';
+import { classifyPushError } from './classify-push-error';
+import { composeExportTree, type TreeFile } from './compose-export-tree';
+import { copyObjects, listTreeFiles, plainRepo, writeTrees } from './git-trees';
+
+export interface ExportToGitRepositoryOptions {
+  /** Credential-free http(s) URL. */
+  url: string;
+  /** `refs/heads/<branch>`. */
+  ref: string;
+  auth?: { username: string; password: string };
+  /** Secret query parameters (`private_token`...) sent with every request. */
+  secretQuery?: Array<[string, string]>;
+  /** Directory of the cache repositories imports use: an export shares its remote's. */
+  cacheDir: string;
+  repoCacheId?: string;
+  /** Monorepo folder holding the docs (and their `.gitbook.yaml`). */
+  projectDirectory?: string;
+  /** The space's bare repository and the files of the revision to export. */
+  spaceGitdir: string;
+  files: RevisionFile[];
+  /** Where the commit goes, once the branch's commit is known (the domain's rule), and the
+   * files of the revision that holds that commit's content, when there is one. */
+  plan(remoteCommit: string | undefined): Promise<{ plan: ExportPlan; baseFiles?: RevisionFile[] }>;
+  commitMessage: string;
+  author: { name: string; email: string };
+  committer: { name: string; email: string };
+  timestamp: Date;
+  /** Longest silence accepted from the server, in ms; 30 s by default. */
+  timeoutMs?: number;
+}
+
+export type ExportToGitRepositoryResult =
+  | { outcome: 'refused'; plan: Extract<ExportPlan, { kind: 'refused' }> }
+  /** `pushed`: a new commit is on the branch; `unchanged`: the branch already held exactly
+   * this content, and `commit` is its current commit. */
+  | { outcome: 'pushed' | 'unchanged'; commit: string; parent?: string; objectsSent: number };
+
+/** The local ref an export commit is pushed from, in the cache repository. */
+const EXPORT_REF = 'refs/quire/export';
+const NO_COMMIT = '0'.repeat(40);
+
+/**
+ * Exports a space revision to a branch as one commit, child of the branch's current commit,
+ * in GitBook's git-sync layout under the project directory. The branch's commit is fetched
+ * into the import cache of that remote (usually there already); the space's trees and
+ * blobs are reused, never re-rendered, and only what the remote lacks is sent. Refused
+ * (nothing sent) when `plan` says so; the push itself is refused by the remote's
+ * answer, or by a check right before it if the branch moved meanwhile.
+ */
+export async function exportToGitRepository(opts: ExportToGitRepositoryOptions): Promise<ExportToGitRepositoryResult> {
+  const gitdir = cacheRepositoryPath(opts.cacheDir, opts.url, opts.repoCacheId);
+  await fs.promises.mkdir(opts.cacheDir, { recursive: true });
+  const http = httpClientWithTimeout(opts.timeoutMs ?? 30_000, opts.secretQuery);
+  const onAuth = opts.auth ? () => ({ ...opts.auth }) : undefined;
+  const secrets = (opts.secretQuery ?? []).map(([, value]) => value);
+  const remoteFailure = (error: unknown) => classifyPushError(error, { url: opts.url, ref: opts.ref, auth: opts.auth, secrets });
+
+  return withCacheLock(gitdir, async () => {
+    await git.init({ fs, gitdir, bare: true });
+    // What the branch is now, as the push will see it (receive-pack's advertisement, which
+    // also checks early that the credentials may push).
+    const refs = await git.listServerRefs({ http, url: opts.url, onAuth, forPush: true, protocolVersion: 1, prefix: opts.ref }).catch((error) => {
+      throw remoteFailure(error);
+    });
+    const remoteCommit = refs.find((r) => r.ref === opts.ref)?.oid;
+    const { plan, baseFiles } = await opts.plan(remoteCommit);
+    if (plan.kind === 'refused') return { outcome: 'refused', plan };
+    const parent = plan.kind === 'on-top' ? plan.parent : undefined;
+    const cache = {};
+    if (parent && !(await hasObject(gitdir, parent, cache))) {
+      const fetched = await fetchRepository({ http, gitdir, url: opts.url, ref: opts.ref, auth: opts.auth }).catch((error) => {
+        throw remoteFailure(error);
+      });
+      if (fetched.commit !== parent) throw remoteFailure(Object.assign(new Error('moved'), { code: 'UserCanceledError' }));
+    }
+
+    const remote = parent ? await listTreeFiles(gitdir, (await git.readCommit({ fs, gitdir, oid: parent, cache })).commit.tree, cache) : new Map<string, TreeFile>();
+    const config = await remoteLayout(gitdir, remote, opts.projectDirectory, cache);
+    const { files, fromSpace } = composeExportTree({
+      remote,
+      revision: byPath(opts.files),
+      base: baseFiles && byPath(baseFiles),
+      ...config,
+    });
+    const repo = plainRepo(gitdir);
+    const objectsSent = await copyObjects(plainRepo(opts.spaceGitdir), repo, fromSpace);
+    const tree = await writeTrees(repo, files);
+    if (parent && tree === (await git.readCommit({ fs, gitdir, oid: parent, cache })).commit.tree) {
+      return { outcome: 'unchanged', commit: parent, parent, objectsSent: 0 };
+    }
+    const commit = await writeObject(
+      repo,
+      'commit',
+      serializeCommit({ tree, parents: parent ? [parent] : [], author: opts.author, committer: opts.committer, timestamp: opts.timestamp, message: opts.commitMessage }),
+    );
+    await git.writeRef({ fs, gitdir, ref: EXPORT_REF, value: commit, force: true });
+    try {
+      await git.push({
+        fs,
+        http,
+        gitdir,
+        cache,
+        url: opts.url,
+        ref: EXPORT_REF,
+        remoteRef: opts.ref,
+        onAuth,
+        // Pushes only over the commit the export was built on: a branch that moved since
+        // the refs were listed is left alone (git's --force-with-lease, without force).
+        onPrePush: ({ remoteRef }) => remoteRef.oid === (parent ?? NO_COMMIT),
+      });
+    } catch (error) {
+      throw remoteFailure(error);
+    }
+    // The import's "have" for this branch: importing what was just pushed downloads nothing.
+    await git.writeRef({ fs, gitdir, ref: opts.ref, value: commit, force: true });
+    return { outcome: 'pushed', commit, parent, objectsSent };
+  });
+}
+
+/** Where the docs are in the repository, as the branch's `.gitbook.yaml` says (the project
+ * directory by default), and whether it has one of its own. */
+async function remoteLayout(gitdir: string, remote: Map<string, TreeFile>, projectDirectory: string | undefined, cache: object) {
+  const base = toDirPrefix(projectDirectory) ?? '';
+  const blobs = new Set([...remote].filter(([, f]) => f.mode !== '160000' && f.mode !== '120000').map(([p]) => p));
+  const tree: SourceTree = {
+    files: () => [...blobs],
+    read: async (path) => {
+      const file = blobs.has(path) ? remote.get(path) : undefined;
+      return file && (await git.readBlob({ fs, gitdir, oid: file.oid, cache })).blob;
+    },
+  };
+  const config = await readGitSyncConfig(tree, blobs, projectDirectory).catch(() => undefined);
+  if (!config) return { docsRoot: base, summaryPath: `${base}SUMMARY.md`, remoteConfig: false };
+  return { docsRoot: config.docsRoot, summaryPath: config.summaryPath, remoteConfig: config.configPath === `${base}.gitbook.yaml` };
+}
+
+async function hasObject(gitdir: string, oid: string, cache: object): Promise<boolean> {
+  try {
+    await git.readObject({ fs, gitdir, oid, format: 'deflated', cache });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function byPath(files: RevisionFile[]): Map<string, TreeFile> {
+  return new Map(files.map((f) => [f.path, { oid: f.oid, mode: f.mode }]));
+}

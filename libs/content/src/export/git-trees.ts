@@ -1,0 +1,102 @@
+import * as fs from 'fs';
+import git from 'isomorphic-git';
+import { join } from 'path';
+import { loosePath, readLooseObject, serializeTree, writeObject, type GitObjectType, type TreeItem } from '../store/git-objects';
+import { createStoreCaches, type SpaceRepo } from '../store/space-repo';
+import type { TreeFile } from './compose-export-tree';
+
+/** Parallel file operations while objects are copied. */
+const IO_CONCURRENCY = 16;
+
+/** A bare repository other than a space's, written with the store's atomic object writer. */
+export function plainRepo(gitdir: string): SpaceRepo {
+  return { spaceId: 'export', gitdir, caches: createStoreCaches({ blobCacheBytes: 0, treeCacheEntries: 0 }) };
+}
+
+/** Every entry of a tree, recursively, by path: blobs, symbolic links and submodules. */
+export async function listTreeFiles(gitdir: string, tree: string, cache: object): Promise<Map<string, TreeFile>> {
+  const files = new Map<string, TreeFile>();
+  const visit = async (oid: string, prefix: string): Promise<void> => {
+    const { tree: entries } = await git.readTree({ fs, gitdir, oid, cache });
+    await Promise.all(
+      entries.map((entry) => {
+        if (entry.type === 'tree') return visit(entry.oid, `${prefix}${entry.path}/`);
+        files.set(prefix + entry.path, { oid: entry.oid, mode: entry.mode.replace(/^0+/, '') });
+        return undefined;
+      }),
+    );
+  };
+  await visit(tree, '');
+  return files;
+}
+
+interface Dir {
+  files: Map<string, TreeFile>;
+  dirs: Map<string, Dir>;
+}
+
+/** Writes the trees of a flat file map and returns the root tree's oid. */
+export async function writeTrees(repo: SpaceRepo, files: ReadonlyMap<string, TreeFile>): Promise<string> {
+  const root: Dir = { files: new Map(), dirs: new Map() };
+  for (const [path, file] of files) {
+    const segments = path.split('/');
+    let dir = root;
+    for (const segment of segments.slice(0, -1)) {
+      if (dir.files.has(segment)) throw new Error(`${path}: ${segment} is a file in the repository`);
+      let next = dir.dirs.get(segment);
+      if (!next) dir.dirs.set(segment, (next = { files: new Map(), dirs: new Map() }));
+      dir = next;
+    }
+    const name = segments[segments.length - 1];
+    if (dir.dirs.has(name)) throw new Error(`${path} is a folder in the repository`);
+    dir.files.set(name, file);
+  }
+  const write = async (dir: Dir): Promise<string> => {
+    const subdirs = [...dir.dirs];
+    const oids = await Promise.all(subdirs.map(([, child]) => write(child)));
+    const items: TreeItem[] = subdirs.map(([name], i) => ({ name, mode: '40000', oid: oids[i] }));
+    for (const [name, file] of dir.files) items.push({ name, mode: file.mode, oid: file.oid });
+    return writeObject(repo, 'tree', serializeTree(items));
+  };
+  return write(root);
+}
+
+/**
+ * Makes objects of one repository present in another. A loose object is hard-linked (git
+ * objects never change, so both repositories may share the file), or copied where links
+ * are not possible; a packed one is read and written loose.
+ */
+export async function copyObjects(from: SpaceRepo, to: SpaceRepo, oids: Iterable<string>): Promise<number> {
+  const pending = [...oids];
+  let copied = 0;
+  let next = 0;
+  const worker = async () => {
+    while (next < pending.length) {
+      const oid = pending[next++];
+      const dest = loosePath(to, oid);
+      if (fs.existsSync(dest)) continue;
+      copied++;
+      const src = loosePath(from, oid);
+      if (fs.existsSync(src)) {
+        await fs.promises.mkdir(join(dest, '..'), { recursive: true });
+        try {
+          await fs.promises.link(src, dest);
+          continue;
+        } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code;
+          if (code === 'EEXIST') continue;
+          if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'EMLINK') throw error;
+        }
+      }
+      const loose = await readLooseObject(from, oid);
+      if (loose) {
+        await writeObject(to, loose.type as GitObjectType, loose.content);
+      } else {
+        const { type, object } = await git.readObject({ fs, gitdir: from.gitdir, oid, format: 'content' });
+        await writeObject(to, type as GitObjectType, object as Uint8Array);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(IO_CONCURRENCY, pending.length) }, worker));
+  return copied;
+}
