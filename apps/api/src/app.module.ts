@@ -6,6 +6,9 @@ import { Runtime } from '@quire/infrastructure/runtime';
 import { AuthGuard } from './http/auth';
 import { GitSyncController } from './git-sync/git-sync.controller';
 import { ImportGitRepositoryHandler } from './git-sync/import-git-repository/import-git-repository.handler';
+import { ExportGitRepositoryController } from './git-sync/export-git-repository/export-git-repository.controller';
+import { ExportGitRepositoryHandler } from './git-sync/export-git-repository/export-git-repository.handler';
+import { ListGitExportsController } from './git-sync/list-git-exports/list-git-exports.controller';
 import { SpaceContentController } from './content/space-content.controller';
 import { ContentReader } from './content/content-reader';
 import { GitBookErrorFilter } from './http/error.filter';
@@ -55,7 +58,7 @@ import { CustomHostnameReservations } from './custom-hostnames/custom-hostname-r
 import { SetCustomHostnameHandler } from './custom-hostnames/set-custom-hostname/set-custom-hostname.handler';
 import { RemoveCustomHostnameHandler } from './custom-hostnames/remove-custom-hostname/remove-custom-hostname.handler';
 
-const commandHandlers = [ImportGitRepositoryHandler, CreateUserHandler, CreateAccessTokenHandler, CreateOrganizationHandler, SetMemberRoleHandler,
+const commandHandlers = [ImportGitRepositoryHandler, ExportGitRepositoryHandler, CreateUserHandler, CreateAccessTokenHandler, CreateOrganizationHandler, SetMemberRoleHandler,
   CreateSpaceHandler, UpdateSpaceHandler, DuplicateSpaceHandler, DeleteSpaceHandler, RestoreSpaceHandler,
   CreateCollectionHandler, UpdateCollectionHandler, SetSpacePermissionsHandler, SetCollectionPermissionsHandler,
   CreateChangeRequestHandler, EditChangeRequestHandler, UpdateChangeRequestContentHandler, MergeChangeRequestHandler, UpdateChangeRequestHandler,
@@ -68,7 +71,7 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [InfrastructureModule.forRuntime(runtime), CqrsModule.forRoot(), OperatorsModule.forRuntime(runtime), ...extra],
-      controllers: [HealthController, UsersController, OrganizationsController, SpacesController, CollectionsController, PermissionsController, SpaceContentController, GitSyncController, ChangeRequestsController, ChangeRequestContentController, IntegrationsController, UrlsController, SearchController, AskController, CustomHostnamesController, siteController(runtime.config)],
+      controllers: [HealthController, UsersController, OrganizationsController, SpacesController, CollectionsController, PermissionsController, SpaceContentController, GitSyncController, ExportGitRepositoryController, ListGitExportsController, ChangeRequestsController, ChangeRequestContentController, IntegrationsController, UrlsController, SearchController, AskController, CustomHostnamesController, siteController(runtime.config)],
       providers: [
         ContentReader,
         ...commandHandlers,

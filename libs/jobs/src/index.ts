@@ -2,3 +2,4 @@ export * from './queues';
 export * from './job-queues';
 export * from './job-workers';
 export * from './git-import.job';
+export * from './git-export.job';

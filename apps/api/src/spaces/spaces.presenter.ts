@@ -78,8 +78,8 @@ function publishedUrls(config: QuireConfig, row: SpaceRow, visibility: string): 
 
 export const iso = (d: Date | string) => new Date(d).toISOString();
 
-/** The read model remembers which import its git-sync state describes; clients don't need it. */
+/** The read model remembers which import or export its git-sync state describes; clients don't need it. */
 function withoutInternals(gitSync: Record<string, unknown>): Record<string, unknown> {
-  const { importId: _importId, ...state } = gitSync;
+  const { importId: _importId, exportId: _exportId, ...state } = gitSync;
   return state;
 }

@@ -11,11 +11,13 @@ export const spacesProjection: Projection = {
   name: 'spaces',
   // 2: the visibility column. 3: git_sync shows the last import that ran (requested imports
   // wait in git_sync_pending until they start; a skipped one never shows). 4: share_generation.
-  version: 4,
+  // 5: git_sync shows exports too (the last import or export that ran).
+  version: 5,
   // apply reads no result of its writes: a rebuild may coalesce them.
   writeResultsUnused: true,
   tables: ['rm_spaces'],
   handles: ['SpaceCreated', 'SpaceUpdated', 'SpaceDeleted', 'SpaceRestored', 'SpaceRevisionChanged', 'GitImportRequested', 'GitImportStarted', 'GitImportCompleted', 'GitImportFailed', 'GitImportSkipped',
+    'GitExportRequested', 'GitExportStarted', 'GitExportCompleted', 'GitExportFailed', 'GitExportSkipped',
     'ChangeRequestCreated', 'ChangeRequestStatusChanged', 'ChangeRequestMerged'],
   schema: (t) => `
     CREATE TABLE ${t('rm_spaces')} (
@@ -111,6 +113,11 @@ export const spacesProjection: Projection = {
       case 'GitImportCompleted':
       case 'GitImportFailed':
       case 'GitImportSkipped':
+      case 'GitExportRequested':
+      case 'GitExportStarted':
+      case 'GitExportCompleted':
+      case 'GitExportFailed':
+      case 'GitExportSkipped':
         await applyGitSync(event.type, d, tx, t);
         break;
       // Change-request counters: each status change carries the status it leaves.
@@ -138,42 +145,48 @@ export const spacesProjection: Projection = {
 };
 
 /**
- * GitBook's GitSyncState on the space: the repository and operation of the last import that
- * ran (started), the current one's state included. A requested import waits in
- * `git_sync_pending` (by import id) until it starts, so one that is skipped, or still
- * queued, never replaces what the space shows. Quire imports from any git host over HTTP;
- * the provider is the one named by the request (gitInfo) or recognised from the URL,
- * GitHub's otherwise (the schema allows no other).
+ * GitBook's GitSyncState on the space: the repository and operation of the last import or
+ * export that ran (started), the current one's state included. A requested run waits in
+ * `git_sync_pending` (by import or export id) until it starts, so one that is skipped, or
+ * still queued, never replaces what the space shows; standalone runs never show. Quire syncs
+ * with any git host over HTTP; the provider is the one named by the request (gitInfo) or
+ * recognised from the URL, GitHub's otherwise (the schema allows no other).
  */
 async function applyGitSync(type: string, d: any, tx: Queryable, t: TableNamer): Promise<void> {
   const r = await tx.query<{ git_sync: any; git_sync_pending: any }>(`SELECT git_sync, git_sync_pending FROM ${t('rm_spaces')} WHERE id = $1`, [d.spaceId]);
   if (!r.rows[0]) return;
   let state = r.rows[0].git_sync;
   const pending: Record<string, any> = r.rows[0].git_sync_pending ?? {};
+  const direction = type.startsWith('GitExport') ? 'export' : 'import';
+  const step = type.replace(/^Git(Import|Export)/, '');
+  const runId: string = direction === 'export' ? (d.exportId ?? d.request?.exportId) : (d.importId ?? d.request?.importId);
 
-  if (type === 'GitImportRequested') {
+  if (step === 'Requested') {
     const req = d.request;
     if (req.standalone) return;
     const provider = req.gitInfo?.provider ?? (/gitlab/i.test(req.url) ? 'gitlab' : 'github');
-    pending[req.importId] = {
+    pending[runId] = {
       installationId: `git-${d.spaceId}`,
       installationProvider: provider,
       installationStatus: 'active',
       repoName: req.url.replace(/^https?:\/\/[^/]+\//, '').replace(/\.git$/, ''),
       ...(req.repoTreeURL || req.gitInfo?.url ? { url: req.repoTreeURL ?? req.gitInfo.url } : {}),
     };
-  } else if (type === 'GitImportSkipped') {
-    delete pending[d.importId];
-  } else if (pending[d.importId]) {
-    // The import runs (or failed before it could start): from now on the space shows it.
-    state = { ...pending[d.importId], operation: { state: 'running', direction: 'import', startedAt: d.at }, importId: d.importId };
-    delete pending[d.importId];
+  } else if (step === 'Skipped') {
+    delete pending[runId];
+  } else if (pending[runId]) {
+    // The run starts (or failed before it could start): from now on the space shows it.
+    state = { ...pending[runId], operation: { state: 'running', direction, startedAt: d.at }, [direction === 'export' ? 'exportId' : 'importId']: runId };
+    if (direction === 'export') delete state.importId;
+    else delete state.exportId;
+    delete pending[runId];
   }
-  // Later events only touch the operation of the import the state describes.
-  if (type !== 'GitImportRequested' && type !== 'GitImportSkipped' && state?.importId === d.importId) {
-    if (type === 'GitImportStarted') state.operation = { ...state.operation, state: 'running', startedAt: d.at };
-    if (type === 'GitImportCompleted') state.operation = { ...state.operation, state: 'success', endedAt: d.at };
-    if (type === 'GitImportFailed') state.operation = { ...state.operation, state: 'failure', endedAt: d.at, error: d.message };
+  // Later events only touch the operation of the run the state describes.
+  const described = direction === 'export' ? state?.exportId : state?.importId;
+  if (step !== 'Requested' && step !== 'Skipped' && described === runId) {
+    if (step === 'Started') state.operation = { ...state.operation, state: 'running', startedAt: d.at };
+    if (step === 'Completed') state.operation = { ...state.operation, state: 'success', endedAt: d.at };
+    if (step === 'Failed') state.operation = { ...state.operation, state: 'failure', endedAt: d.at, error: d.message };
     state.updatedAt = d.at;
   }
   await tx.query(`UPDATE ${t('rm_spaces')} SET git_sync = $2, git_sync_pending = $3 WHERE id = $1`, [
