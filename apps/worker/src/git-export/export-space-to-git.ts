@@ -1,0 +1,127 @@
+import { Inject, Injectable } from '@nestjs/common';
+import Redis from 'ioredis';
+import { join } from 'path';
+import { decideGitExport, GitExportCommand, gitExportAggregate, planExport, SpaceGitExports, spaceStream } from '@quire/domain';
+import { exportToGitRepository } from '@quire/content/export';
+import { ContentStore } from '@quire/content/store';
+import { gitExportSecretKey } from '@quire/jobs/git-export.job';
+import { parseGitImportSecret } from '@quire/jobs/git-import.job';
+import { CommandExecutor } from '@quire/projections/command-executor';
+import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
+import type { Logger } from '@quire/platform/logging/logger';
+import { IdentityQueries } from '@quire/read-models/identity/identity.queries';
+import { REDIS } from '@quire/infrastructure/tokens';
+import type { GitExportPhase } from './git-export-failure';
+
+/** Who commits every export (the author is the user who made the change). */
+export const QUIRE_COMMITTER = { name: 'Quire', email: 'quire@localhost' };
+/** Authors Quire writes for its users' revisions (see change-request-streams' commitAuthor). */
+const QUIRE_USER_EMAIL = /^(.+)@users\.quire\.invalid$/;
+
+/** Where a run is, and the secrets its failure messages must not hold. */
+export interface ExportRun {
+  spaceId: string;
+  exportId: string;
+  phase: GitExportPhase;
+  secrets: string[];
+}
+
+/**
+ * The worker side of an export: start it (or skip it as older), push the space's live
+ * revision, record how it went. Every event comes from decideGitExport through the executor;
+ * what happens between (reading the space, the push) is the async preparation.
+ */
+@Injectable()
+export class ExportSpaceToGit {
+  constructor(
+    private readonly executor: CommandExecutor,
+    private readonly content: ContentStore,
+    private readonly identities: IdentityQueries,
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(QUIRE_CONFIG) private readonly config: QuireConfig,
+  ) {}
+
+  async run(run: ExportRun, log: Logger): Promise<{ status: string; commit?: string }> {
+    const { spaceId, exportId } = run;
+    let state = await this.decide(spaceId, { type: 'StartGitExport', exportId });
+    const export_ = state.exports[exportId];
+    if (export_.status !== 'running') return this.settled(run, export_.status);
+    const request = export_.request;
+
+    const stored = request.hasCredentials ? await this.redis.get(this.secretKey(exportId)) : null;
+    if (request.hasCredentials && !stored) return this.fail(run, 'auth_failed', 'The credentials of this export have expired; trigger the export again');
+    const secret = stored ? parseGitImportSecret(stored) : {};
+    run.secrets = [secret.auth?.password, ...(secret.query ?? []).map(([, value]) => value)].filter((v): v is string => !!v);
+
+    const revision = state.space.revision!;
+    const [files, commit] = await Promise.all([this.content.readRevisionFiles(spaceId, revision), this.content.readRevision(spaceId, revision)]);
+    const author = await this.authorOf(commit.author, export_.requestedBy);
+    run.phase = 'push';
+    const started = Date.now();
+    const result = await exportToGitRepository({
+      url: request.url,
+      ref: request.ref,
+      auth: secret.auth,
+      secretQuery: secret.query,
+      cacheDir: join(this.config.dataDir, 'git-cache'),
+      repoCacheId: request.repoCacheID,
+      projectDirectory: request.repoProjectDirectory,
+      spaceGitdir: this.content.repositoryPath(spaceId),
+      files,
+      plan: async (remoteCommit) => {
+        const plan = planExport(state, request, remoteCommit);
+        const base = plan.kind === 'on-top' ? plan.base : undefined;
+        return { plan, baseFiles: base ? await this.content.readRevisionFiles(spaceId, base) : undefined };
+      },
+      commitMessage: request.commitMessage,
+      author,
+      committer: QUIRE_COMMITTER,
+      timestamp: new Date(),
+    });
+    run.phase = 'record';
+    if (result.outcome === 'refused') return this.fail(run, result.plan.code, result.plan.message);
+    state = await this.decide(spaceId, {
+      type: 'CompleteGitExport',
+      exportId,
+      revision,
+      commit: { oid: result.commit, message: result.outcome === 'pushed' ? request.commitMessage : commit.message },
+      pushed: result.outcome === 'pushed',
+    });
+    await this.redis.del(this.secretKey(exportId));
+    log.info({ revision, commit: result.commit, outcome: result.outcome, objectsSent: result.objectsSent, ms: Date.now() - started }, 'git export completed');
+    return { status: state.exports[exportId].status, commit: result.commit };
+  }
+
+  /** Records the failure (once) and forgets the credentials. */
+  async fail(run: ExportRun, code: string, message: string): Promise<{ status: string }> {
+    await this.redis.del(this.secretKey(run.exportId)).catch(() => undefined);
+    await this.decide(run.spaceId, { type: 'FailGitExport', exportId: run.exportId, code: code as 'internal', message });
+    return { status: 'failed' };
+  }
+
+  private async settled(run: ExportRun, status: string): Promise<{ status: string }> {
+    await this.redis.del(this.secretKey(run.exportId)).catch(() => undefined);
+    return { status };
+  }
+
+  private async decide(spaceId: string, command: GitExportCommand): Promise<SpaceGitExports> {
+    const { state } = await this.executor.execute({ stream: spaceStream(spaceId), aggregate: gitExportAggregate, decide: (s, ctx) => decideGitExport(command, s, ctx) });
+    return state;
+  }
+
+  /**
+   * The user who made the change: the live revision's author, with the name and email of the
+   * Quire user it names; an imported revision keeps its git author; Quire's own first revision
+   * is the requester's.
+   */
+  private async authorOf(author: { name: string; email: string }, requestedBy: string): Promise<{ name: string; email: string }> {
+    const userId = QUIRE_USER_EMAIL.exec(author.email)?.[1] ?? (author.email === QUIRE_COMMITTER.email ? requestedBy : undefined);
+    if (!userId) return author;
+    const user = await this.identities.user(userId);
+    return user ? { name: user.display_name, email: user.email } : author;
+  }
+
+  private secretKey(exportId: string): string {
+    return gitExportSecretKey(this.config.queuePrefix, exportId);
+  }
+}
