@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import Redis from 'ioredis';
 import { join } from 'path';
-import { decideGitExport, GitExportCommand, gitExportAggregate, planExport, SpaceGitExports, spaceStream } from '@quire/domain';
-import { exportToGitRepository } from '@quire/content/export';
+import { decideGitExport, GitExportCommand, gitExportAggregate, planExport, RevisionCreated, RevisionPageNode, SpaceGitExports, spaceStream } from '@quire/domain';
+import { EVENT_STORE, EventStore } from '@quire/event-store/event-store.port';
+import { exportToGitRepository, pageRenames } from '@quire/content/export';
 import { ContentStore } from '@quire/content/store';
 import { gitExportSecretKey } from '@quire/jobs/git-export.job';
 import { parseGitImportSecret } from '@quire/jobs/git-import.job';
@@ -37,6 +38,7 @@ export class ExportSpaceToGit {
     private readonly executor: CommandExecutor,
     private readonly content: ContentStore,
     private readonly identities: IdentityQueries,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(QUIRE_CONFIG) private readonly config: QuireConfig,
   ) {}
@@ -71,7 +73,8 @@ export class ExportSpaceToGit {
       plan: async (remoteCommit) => {
         const plan = planExport(state, request, remoteCommit);
         const base = plan.kind === 'on-top' ? plan.base : undefined;
-        return { plan, baseFiles: base ? await this.content.readRevisionFiles(spaceId, base) : undefined };
+        if (!base) return { plan };
+        return { plan, baseFiles: await this.content.readRevisionFiles(spaceId, base), renames: await this.pageRenames(spaceId, base, revision) };
       },
       commitMessage: request.commitMessage,
       author,
@@ -119,6 +122,17 @@ export class ExportSpaceToGit {
     if (!userId) return author;
     const user = await this.identities.user(userId);
     return user ? { name: user.display_name, email: user.email } : author;
+  }
+
+  /** Pages Quire's editor moved since `base` (see pageRenames), from the revisions' events. */
+  private async pageRenames(spaceId: string, base: string, revision: string): Promise<Map<string, string>> {
+    if (base === revision) return new Map();
+    const trees = new Map<string, RevisionPageNode[]>();
+    for (const e of await this.events.readStream(spaceStream(spaceId))) {
+      const d = e.data as RevisionCreated['data'];
+      if (e.type === 'RevisionCreated' && (d.revision === base || d.revision === revision)) trees.set(d.revision, d.pages);
+    }
+    return pageRenames(trees.get(base) ?? [], trees.get(revision) ?? []);
   }
 
   private secretKey(exportId: string): string {

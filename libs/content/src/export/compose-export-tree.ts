@@ -19,6 +19,9 @@ export interface ComposeExportTreeInput {
   summaryPath: string;
   /** The repository has its own `.gitbook.yaml` in the project directory: it stays as it is. */
   remoteConfig: boolean;
+  /** Revision path -> path of the same page in `base`, for pages Quire's editor laid out
+   * elsewhere: the page stays at the path the repository knows. */
+  renames?: ReadonlyMap<string, string>;
 }
 
 export interface ComposedExportTree {
@@ -47,10 +50,11 @@ export function composeExportTree(input: ComposeExportTreeInput): ComposedExport
     if (path === '.gitbook.yaml') return input.remoteConfig ? undefined : `${docsRoot}.gitbook.yaml`;
     return docsRoot + path;
   };
+  const basePath = (path: string) => input.renames?.get(path) ?? path;
   const files = new Map(remote);
   const written = new Set<string>();
   for (const path of revision.keys()) {
-    const to = target(path);
+    const to = target(basePath(path));
     if (to !== undefined) written.add(to);
   }
   const owned = base ? [...base.keys()].map(target) : [...remote.keys()].filter((path) => path.startsWith(docsRoot) && isDocsFile(path.slice(docsRoot.length)));
@@ -58,9 +62,9 @@ export function composeExportTree(input: ComposeExportTreeInput): ComposedExport
 
   const fromSpace = new Set<string>();
   for (const [path, file] of revision) {
-    const to = target(path);
+    const to = target(basePath(path));
     if (to === undefined) continue;
-    const unchanged = base?.get(path)?.oid === file.oid && files.has(to);
+    const unchanged = base?.get(basePath(path))?.oid === file.oid && files.has(to);
     if (unchanged) continue;
     files.set(to, file);
     fromSpace.add(file.oid);

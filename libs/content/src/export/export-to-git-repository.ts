@@ -12,6 +12,7 @@ import type { RevisionFile } from '../store/read-revision-files';
 import { classifyPushError } from './classify-push-error';
 import { composeExportTree, type TreeFile } from './compose-export-tree';
 import { copyObjects, listTreeFiles, plainRepo, writeTrees } from './git-trees';
+import { renameSummaryLinks } from './page-renames';
 
 export interface ExportToGitRepositoryOptions {
   /** Credential-free http(s) URL. */
@@ -31,7 +32,7 @@ export interface ExportToGitRepositoryOptions {
   files: RevisionFile[];
   /** Where the commit goes, once the branch's commit is known (the domain's rule), and the
    * files of the revision that holds that commit's content, when there is one. */
-  plan(remoteCommit: string | undefined): Promise<{ plan: ExportPlan; baseFiles?: RevisionFile[] }>;
+  plan(remoteCommit: string | undefined): Promise<{ plan: ExportPlan; baseFiles?: RevisionFile[]; renames?: ReadonlyMap<string, string> }>;
   commitMessage: string;
   author: { name: string; email: string };
   committer: { name: string; email: string };
@@ -74,7 +75,7 @@ export async function exportToGitRepository(opts: ExportToGitRepositoryOptions):
       throw remoteFailure(error);
     });
     const remoteCommit = refs.find((r) => r.ref === opts.ref)?.oid;
-    const { plan, baseFiles } = await opts.plan(remoteCommit);
+    const { plan, baseFiles, renames } = await opts.plan(remoteCommit);
     if (plan.kind === 'refused') return { outcome: 'refused', plan };
     const parent = plan.kind === 'on-top' ? plan.parent : undefined;
     const cache = {};
@@ -87,13 +88,11 @@ export async function exportToGitRepository(opts: ExportToGitRepositoryOptions):
 
     const remote = parent ? await listTreeFiles(gitdir, (await git.readCommit({ fs, gitdir, oid: parent, cache })).commit.tree, cache) : new Map<string, TreeFile>();
     const config = await remoteLayout(gitdir, remote, opts.projectDirectory, cache);
-    const { files, fromSpace } = composeExportTree({
-      remote,
-      revision: byPath(opts.files),
-      base: baseFiles && byPath(baseFiles),
-      ...config,
-    });
     const repo = plainRepo(gitdir);
+    const base = baseFiles && byPath(baseFiles);
+    const revision = byPath(opts.files);
+    if (base && renames?.size) await summaryInBaseLayout(repo, opts.spaceGitdir, revision, base, renames);
+    const { files, fromSpace } = composeExportTree({ remote, revision, base, renames, ...config });
     const objectsSent = await copyObjects(plainRepo(opts.spaceGitdir), repo, fromSpace);
     const tree = await writeTrees(repo, files);
     if (parent && tree === (await git.readCommit({ fs, gitdir, oid: parent, cache })).commit.tree) {
@@ -143,6 +142,21 @@ async function remoteLayout(gitdir: string, remote: Map<string, TreeFile>, proje
   const config = await readGitSyncConfig(tree, blobs, projectDirectory).catch(() => undefined);
   if (!config) return { docsRoot: base, summaryPath: `${base}SUMMARY.md`, remoteConfig: false };
   return { docsRoot: config.docsRoot, summaryPath: config.summaryPath, remoteConfig: config.configPath === `${base}.gitbook.yaml` };
+}
+
+/**
+ * The revision's SUMMARY.md with the links of moved pages pointing where the repository has
+ * them; the base revision's own when that is all that differs (so the repository's
+ * SUMMARY.md stays as it is), else written as a new blob.
+ */
+async function summaryInBaseLayout(repo: ReturnType<typeof plainRepo>, spaceGitdir: string, revision: Map<string, TreeFile>, base: Map<string, TreeFile>, renames: ReadonlyMap<string, string>) {
+  const summary = revision.get('SUMMARY.md');
+  if (!summary) return;
+  const text = async (oid: string) => new TextDecoder().decode((await git.readBlob({ fs, gitdir: spaceGitdir, oid })).blob);
+  const moved = renameSummaryLinks(await text(summary.oid), renames);
+  const before = base.get('SUMMARY.md');
+  if (before && (await text(before.oid)) === moved) revision.set('SUMMARY.md', before);
+  else revision.set('SUMMARY.md', { oid: await writeObject(repo, 'blob', new TextEncoder().encode(moved)), mode: '100644' });
 }
 
 async function hasObject(gitdir: string, oid: string, cache: object): Promise<boolean> {
