@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import git from 'isomorphic-git';
 import type { ExportPlan } from '@quire/domain';
 import { readGitSyncConfig } from '../gitsync/gitbook-config';
+import { parseSummary } from '../gitsync/parse-summary';
 import { toDirPrefix } from '../gitsync/repo-path';
 import type { SourceTree } from '../gitsync/source-tree';
 import { fetchRepository } from '../import/fetch-repository';
@@ -155,8 +156,15 @@ async function summaryInBaseLayout(repo: ReturnType<typeof plainRepo>, spaceGitd
   const text = async (oid: string) => new TextDecoder().decode((await git.readBlob({ fs, gitdir: spaceGitdir, oid })).blob);
   const moved = renameSummaryLinks(await text(summary.oid), renames);
   const before = base.get('SUMMARY.md');
-  if (before && (await text(before.oid)) === moved) revision.set('SUMMARY.md', before);
+  if (before && sameTableOfContents(await text(before.oid), moved)) revision.set('SUMMARY.md', before);
   else revision.set('SUMMARY.md', { oid: await writeObject(repo, 'blob', new TextEncoder().encode(moved)), mode: '100644' });
+}
+
+/** Same groups, entries, titles, targets and nesting, whatever the markdown's form (blank
+ * lines, bullet characters, the rule after a group). */
+function sameTableOfContents(a: string, b: string): boolean {
+  const shape = (markdown: string) => JSON.stringify(parseSummary(markdown).items, (key, value) => (key === 'line' ? undefined : value));
+  return shape(a) === shape(b);
 }
 
 async function hasObject(gitdir: string, oid: string, cache: object): Promise<boolean> {
