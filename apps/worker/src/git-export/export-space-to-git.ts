@@ -74,7 +74,8 @@ export class ExportSpaceToGit {
         const plan = planExport(state, request, remoteCommit);
         const base = plan.kind === 'on-top' ? plan.base : undefined;
         if (!base) return { plan };
-        return { plan, baseFiles: await this.content.readRevisionFiles(spaceId, base), renames: await this.pageRenames(spaceId, base, revision) };
+        const layout = (plan.kind === 'on-top' && plan.layout) || base;
+        return { plan, baseFiles: await this.content.readRevisionFiles(spaceId, base), renames: await this.pageRenames(spaceId, layout, revision) };
       },
       commitMessage: request.commitMessage,
       author,

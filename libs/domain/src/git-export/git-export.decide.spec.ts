@@ -94,12 +94,12 @@ describe('where an export goes (planExport)', () => {
 
   it('builds on a commit the space imported, with the revision that holds its content', () => {
     const state = given([spaceCreated, ...imported('i1', 'c1', 'r1')]);
-    expect(planExport(state, request('e1'), 'c1')).toEqual({ kind: 'on-top', parent: 'c1', base: 'r1' });
+    expect(planExport(state, request('e1'), 'c1')).toEqual({ kind: 'on-top', parent: 'c1', base: 'r1', layout: 'r1' });
   });
 
   it('builds on the commit the space last exported', () => {
     const state = given([spaceCreated, ...imported('i1', 'c1', 'r1'), requested(request('e1')), exported('e1', 'c2', 'r2')]);
-    expect(planExport(state, request('e2'), 'c2')).toEqual({ kind: 'on-top', parent: 'c2', base: 'r2' });
+    expect(planExport(state, request('e2'), 'c2')).toEqual({ kind: 'on-top', parent: 'c2', base: 'r2', layout: 'r1' });
   });
 
   it('refuses with remote_changed when the branch moved to commits the space has not seen; force builds on them', () => {

@@ -89,7 +89,7 @@ export type ExportPlan =
    * are removed, the rest of the remote tree is kept. Without it (a first export to a
    * branch with content, or a forced one) only what the space holds is written.
    */
-  | { kind: 'on-top'; parent: string; base?: string }
+  | { kind: 'on-top'; parent: string; base?: string; layout?: string }
   | { kind: 'refused'; code: 'remote_changed'; message: string };
 
 /**
@@ -100,7 +100,10 @@ export type ExportPlan =
 export function planExport(state: SpaceGitExports, request: GitExportRequest, remoteCommit: string | undefined): ExportPlan {
   if (!remoteCommit) return { kind: 'create-branch' };
   const known = state.syncedCommits[remoteCommit];
-  if (known) return { kind: 'on-top', parent: remoteCommit, base: known.revision };
+  // `layout`: the revision last imported from the branch, whose files sit where the
+  // repository has them (Quire's editor may have laid pages out elsewhere since).
+  const layout = state.lastImported[remoteKey(request.url, request.ref)];
+  if (known) return { kind: 'on-top', parent: remoteCommit, base: known.revision, ...(layout ? { layout } : {}) };
   const last = state.lastSynced[remoteKey(request.url, request.ref)];
   if (!last || request.force) return { kind: 'on-top', parent: remoteCommit };
   return {

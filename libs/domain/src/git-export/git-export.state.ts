@@ -26,6 +26,9 @@ export interface SpaceGitExports {
   syncedCommits: Record<string, SyncedCommit>;
   /** `remoteKey(url, ref)` -> the last commit synced with that branch. */
   lastSynced: Record<string, string>;
+  /** `remoteKey(url, ref)` -> the revision of the last import from that branch: its files
+   * are laid out as the repository lays them out. */
+  lastImported: Record<string, string>;
   /** What each requested import asked for, until it completes. */
   importRequests: Record<string, { url: string; ref: string; timestamp?: string; standalone?: boolean }>;
 }
@@ -33,7 +36,7 @@ export interface SpaceGitExports {
 type Folded = GitExportEvent | SpaceEvent | GitImportRequested | GitImportCompleted;
 
 export const gitExportAggregate = {
-  initialState: (): SpaceGitExports => ({ space: spaceAggregate.initialState(), exports: {}, syncedCommits: {}, lastSynced: {}, importRequests: {} }),
+  initialState: (): SpaceGitExports => ({ space: spaceAggregate.initialState(), exports: {}, syncedCommits: {}, lastSynced: {}, lastImported: {}, importRequests: {} }),
   evolve(state: SpaceGitExports, event: Folded | { type: string; data: unknown }): SpaceGitExports {
     const e = event as Folded;
     const space = spaceAggregate.evolve(state.space, e as SpaceEvent);
@@ -62,7 +65,8 @@ export const gitExportAggregate = {
       case 'GitImportCompleted': {
         const { [e.data.importId]: request, ...rest } = next.importRequests;
         if (!request || e.data.standalone) return { ...next, importRequests: rest };
-        return synced({ ...next, importRequests: rest }, request, e.data.commit.oid, e.data.revision);
+        const lastImported = { ...next.lastImported, [remoteKey(request.url, request.ref)]: e.data.revision };
+        return synced({ ...next, importRequests: rest, lastImported }, request, e.data.commit.oid, e.data.revision);
       }
       default:
         return next;
