@@ -9,6 +9,7 @@ const BENCHES: Record<string, () => Promise<{ run(): Promise<unknown> }>> = {
   'get-space': () => import('./get-space'),
   'import-pipeline': () => import('./import-pipeline'),
   'git-import': () => import('./git-import'),
+  'git-export': () => import('./git-export'),
   merge: () => import('./merge'),
   'read-path': () => import('./read-path'),
   search: () => import('./search'),
