@@ -75,7 +75,7 @@ export async function run(): Promise<void> {
       `  export after a one-page edit      ${Math.round(median(runs.map((r) => r.editExportMs)))} ms  (target < 1000 ms)`,
       `  peak RSS of the worker process    ${peakMb} MB  (target < 500 MB)`,
     );
-    for (const line of worker.logs.split('\n')) if (line.includes('git export completed')) out.push(`    worker: ${JSON.stringify((({ outcome, objectsSent, ms }) => ({ outcome, objectsSent, ms }))(JSON.parse(line)))}`);
+    for (const line of worker.logs.split('\n')) if (line.includes('git export completed')) out.push(`    worker: ${JSON.stringify((({ outcome, objectsSent, startedMs, readMs, pushedMs, recordedMs, totalMs }) => ({ outcome, objectsSent, startedMs, readMs, pushedMs, recordedMs, totalMs }))(JSON.parse(line)))}`);
     process.stdout.write(out.join('\n') + '\n');
   } finally {
     await worker.stop();

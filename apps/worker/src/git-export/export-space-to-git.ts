@@ -45,7 +45,9 @@ export class ExportSpaceToGit {
 
   async run(run: ExportRun, log: Logger): Promise<{ status: string; commit?: string }> {
     const { spaceId, exportId } = run;
+    const begun = Date.now();
     let state = await this.decide(spaceId, { type: 'StartGitExport', exportId });
+    const startedMs = Date.now() - begun;
     const export_ = state.exports[exportId];
     if (export_.status !== 'running') return this.settled(run, export_.status);
     const request = export_.request;
@@ -60,6 +62,7 @@ export class ExportSpaceToGit {
     const author = await this.authorOf(commit.author, export_.requestedBy);
     run.phase = 'push';
     const started = Date.now();
+    const readMs = started - begun - startedMs;
     const result = await exportToGitRepository({
       url: request.url,
       ref: request.ref,
@@ -83,6 +86,7 @@ export class ExportSpaceToGit {
       timestamp: new Date(),
     });
     run.phase = 'record';
+    const recorded = Date.now();
     if (result.outcome === 'refused') return this.fail(run, result.plan.code, result.plan.message);
     state = await this.decide(spaceId, {
       type: 'CompleteGitExport',
@@ -92,7 +96,11 @@ export class ExportSpaceToGit {
       pushed: result.outcome === 'pushed',
     });
     await this.redis.del(this.secretKey(exportId));
-    log.info({ revision, commit: result.commit, outcome: result.outcome, objectsSent: result.objectsSent, ms: Date.now() - started }, 'git export completed');
+    const pushedMs = recorded - started;
+    log.info(
+      { revision, commit: result.commit, outcome: result.outcome, objectsSent: result.objectsSent, startedMs, readMs, pushedMs, recordedMs: Date.now() - recorded, totalMs: Date.now() - begun },
+      'git export completed',
+    );
     return { status: state.exports[exportId].status, commit: result.commit };
   }
 
@@ -108,8 +116,10 @@ export class ExportSpaceToGit {
     return { status };
   }
 
+  /** Decides and appends. The HTTP request was answered long ago: nobody reads their writes
+   * here, so the job does not wait for the read models (they follow within a moment). */
   private async decide(spaceId: string, command: GitExportCommand): Promise<SpaceGitExports> {
-    const { state } = await this.executor.execute({ stream: spaceStream(spaceId), aggregate: gitExportAggregate, decide: (s, ctx) => decideGitExport(command, s, ctx) });
+    const { state } = await this.executor.append({ stream: spaceStream(spaceId), aggregate: gitExportAggregate, decide: (s, ctx) => decideGitExport(command, s, ctx) });
     return state;
   }
 
