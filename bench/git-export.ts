@@ -36,9 +36,12 @@ export async function run(): Promise<void> {
     for (let n = 1; n <= RUNS; n++) {
       const files = generateRepository(1000, 50);
       for (const path of Object.keys(files)) if (path.endsWith('.md') && path !== 'SUMMARY.md') files[path] = `${files[path]}\nRun ${n}.\n`;
+      files['part-10/page-999.md'] = `${files['part-10/page-999.md']}\nThe quokkazephyr${n} lives here.\n`;
       await createRepoFromFiles(root, `source-${n}`, files, { message: 'Generated' });
       const space = (await q.http('POST', `/v1/orgs/${org}/spaces`, { token: owner.token, body: { title: `Bench ${n}` } })).body.id;
       const { revision } = await request(q, owner.token, space, 'import', { url: `${git.url}/source-${n}.git`, ref: 'refs/heads/main' }, 1);
+      // The read models done with the import (search last), so the export's time is its own.
+      await searchable(q, owner.token, space, `quokkazephyr${n}`);
 
       // Baseline: git itself pushes the same commit (its tree is the space's revision) to an empty repository.
       await createEmptyRepo(root, `native-${n}`);
@@ -56,7 +59,8 @@ export async function run(): Promise<void> {
       const nativeTree = (await execFileAsync('git', ['--git-dir', join(root, `native-${n}.git`), 'rev-parse', 'main^{tree}'])).stdout.trim();
       if (exportedTree !== nativeTree) throw new Error(`the export pushed tree ${exportedTree}, git pushed ${nativeTree}`);
 
-      await editPage(q, owner.token, space, 'part-3/page-250', `# Page 250\n\nEdited in Quire, run ${n}.\n`);
+      await editPage(q, owner.token, space, 'part-3/page-250', `# Page 250\n\nEdited in Quire, the wombatquasar${n}.\n`);
+      await searchable(q, owner.token, space, `wombatquasar${n}`);
       t = performance.now();
       await request(q, owner.token, space, 'export', { url, ref: 'refs/heads/main', commitMessage: 'One page' }, 2);
       const editExportMs = performance.now() - t;
@@ -97,6 +101,15 @@ async function request(q: TestQuire, token: string, space: string, kind: 'import
       return done[0] as { revision: string };
     }
     await new Promise((res) => setTimeout(res, 10));
+  }
+}
+
+async function searchable(q: TestQuire, token: string, space: string, word: string) {
+  for (;;) {
+    const found = await q.http('GET', `/v1/spaces/${space}/search?query=${word}`, { token });
+    if (found.status !== 200) throw new Error(`search: ${found.status} ${JSON.stringify(found.body)}`);
+    if (found.body.items.length > 0) return;
+    await new Promise((res) => setTimeout(res, 20));
   }
 }
 
