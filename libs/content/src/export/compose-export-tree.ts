@@ -27,7 +27,8 @@ export interface ComposeExportTreeInput {
 export interface ComposedExportTree {
   /** The commit's files, by repository path. */
   files: Map<string, TreeFile>;
-  /** Oids of blobs taken from the space (the only objects the remote may lack). */
+  /** Oids of blobs taken from the space that the branch's tree does not hold (the only
+   * objects the remote may lack). */
   fromSpace: Set<string>;
 }
 
@@ -61,13 +62,14 @@ export function composeExportTree(input: ComposeExportTreeInput): ComposedExport
   for (const path of owned) if (path !== undefined && !written.has(path)) files.delete(path);
 
   const fromSpace = new Set<string>();
+  const inRemote = new Set([...remote.values()].map((file) => file.oid));
   for (const [path, file] of revision) {
     const to = target(basePath(path));
     if (to === undefined) continue;
     const unchanged = base?.get(basePath(path))?.oid === file.oid && files.has(to);
     if (unchanged) continue;
     files.set(to, file);
-    fromSpace.add(file.oid);
+    if (!inRemote.has(file.oid)) fromSpace.add(file.oid);
   }
   return { files, fromSpace };
 }

@@ -92,7 +92,7 @@ export async function exportToGitRepository(opts: ExportToGitRepositoryOptions):
     const repo = plainRepo(gitdir);
     const base = baseFiles && byPath(baseFiles);
     const revision = byPath(opts.files);
-    if (base && renames?.size) await summaryInBaseLayout(repo, opts.spaceGitdir, revision, base, renames);
+    await summaryInRemoteForm({ repo, spaceGitdir: opts.spaceGitdir, revision, remoteSummary: remote.get(config.summaryPath), renames, cache });
     const { files, fromSpace } = composeExportTree({ remote, revision, base, renames, ...config });
     const objectsSent = await copyObjects(plainRepo(opts.spaceGitdir), repo, fromSpace);
     const tree = await writeTrees(repo, files);
@@ -146,18 +146,32 @@ async function remoteLayout(gitdir: string, remote: Map<string, TreeFile>, proje
 }
 
 /**
- * The revision's SUMMARY.md with the links of moved pages pointing where the repository has
- * them; the base revision's own when that is all that differs (so the repository's
- * SUMMARY.md stays as it is), else written as a new blob.
+ * The revision's SUMMARY.md as the export writes it: the repository's own when it states the
+ * same table of contents (whatever its markdown form: bullets, blank lines, link style), else
+ * the revision's, its links following pages Quire's editor moved (`renames`).
  */
-async function summaryInBaseLayout(repo: ReturnType<typeof plainRepo>, spaceGitdir: string, revision: Map<string, TreeFile>, base: Map<string, TreeFile>, renames: ReadonlyMap<string, string>) {
-  const summary = revision.get('SUMMARY.md');
+async function summaryInRemoteForm(opts: {
+  repo: ReturnType<typeof plainRepo>;
+  spaceGitdir: string;
+  revision: Map<string, TreeFile>;
+  remoteSummary?: TreeFile;
+  renames?: ReadonlyMap<string, string>;
+  cache: object;
+}): Promise<void> {
+  const summary = opts.revision.get('SUMMARY.md');
   if (!summary) return;
-  const text = async (oid: string) => new TextDecoder().decode((await git.readBlob({ fs, gitdir: spaceGitdir, oid })).blob);
-  const moved = renameSummaryLinks(await text(summary.oid), renames);
-  const before = base.get('SUMMARY.md');
-  if (before && sameTableOfContents(await text(before.oid), moved)) revision.set('SUMMARY.md', before);
-  else revision.set('SUMMARY.md', { oid: await writeObject(repo, 'blob', new TextEncoder().encode(moved)), mode: '100644' });
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  const own = decode((await git.readBlob({ fs, gitdir: opts.spaceGitdir, oid: summary.oid })).blob);
+  const moved = opts.renames?.size ? renameSummaryLinks(own, opts.renames) : own;
+  const { remoteSummary } = opts;
+  if (remoteSummary && remoteSummary.mode !== '120000' && remoteSummary.mode !== '160000') {
+    const theirs = decode((await git.readBlob({ fs, gitdir: opts.repo.gitdir, oid: remoteSummary.oid, cache: opts.cache })).blob);
+    if (sameTableOfContents(theirs, moved)) {
+      opts.revision.set('SUMMARY.md', remoteSummary);
+      return;
+    }
+  }
+  if (moved !== own) opts.revision.set('SUMMARY.md', { oid: await writeObject(opts.repo, 'blob', new TextEncoder().encode(moved)), mode: '100644' });
 }
 
 /** Same groups, entries, titles, targets and nesting, whatever the markdown's form (blank
