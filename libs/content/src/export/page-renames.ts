@@ -22,8 +22,9 @@ export function pageRenames(base: readonly RevisionPageNode[], current: readonly
 
 /** SUMMARY.md with its link targets moved along with their pages. */
 export function renameSummaryLinks(summary: string, renames: ReadonlyMap<string, string>): string {
-  return summary.replace(/\]\((<?)([^)>\s]+)(>?)/g, (all, open: string, path: string, close: string) => {
-    const to = renames.get(path);
-    return to ? `](${open}${to}${close}` : all;
+  return summary.replace(/\]\((?:<([^>\n]+)>|([^)\s]+))/g, (all, bracketed: string | undefined, plain: string | undefined) => {
+    const to = renames.get(bracketed ?? plain ?? '');
+    if (!to) return all;
+    return bracketed !== undefined || /[\s()]/.test(to) ? `](<${to}>` : `](${to}`;
   });
 }
