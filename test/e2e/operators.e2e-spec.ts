@@ -73,7 +73,7 @@ describe("the operator's view: Bull Board, /metrics, `cli jobs` (e2e)", () => {
     const api = await get('/admin/queues/api/queues', bearer(ADMIN_TOKEN));
     expect(api.status).toBe(200);
     const names = (((await api.json()) as any).queues as any[]).map((x) => x.name).sort();
-    expect(names).toEqual(['change-request-merge', 'change-request-update', 'git-import']);
+    expect(names).toEqual(['change-request-merge', 'change-request-update', 'git-export', 'git-import']);
 
     // Every route under the prefix is guarded, however the path is spelled.
     for (const path of ['/admin/queues/api/queues', '/admin/queues/api/queues/', '/admin/%71ueues/api/queues', '/admin/queues/static/css/main.css']) {

@@ -4,8 +4,9 @@ import { startTestQuire, TestQuire } from '../support/quire-app';
 
 type User = Awaited<ReturnType<TestQuire['createUser']>>;
 
-/** Git imports need a repository served over HTTP: the git-import e2e covers their read model. */
-const OPTIONAL_TABLES = new Set<string>(['rm_git_imports']);
+/** Git imports and exports need a repository served over HTTP: the git-import and git-export
+ * e2e cover their read models. */
+const OPTIONAL_TABLES = new Set<string>(['rm_git_imports', 'rm_git_exports']);
 
 const PNG_1x1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
