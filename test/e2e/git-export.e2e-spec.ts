@@ -59,7 +59,7 @@ describe('git export (e2e: push over real git HTTP, BullMQ worker)', () => {
     'package.json': '{"private": true}\n',
   };
 
-  it('imports, edits one page in Quire, exports: one commit changing that file only, by its author; then nothing to push, and re-importing adds no revision', async () => {
+  it('imports, edits one page in Quire, exports: one commit changing that file only, by its author; then nothing to push, and re-importing brings the same content back', async () => {
     const main = await createRepoFromFiles(root, 'handbook', handbook);
     const space = await newSpace('Handbook');
     const url = `${git.url}/handbook.git`;
