@@ -11,6 +11,7 @@ import { ExportGitRepositoryHandler } from './git-sync/export-git-repository/exp
 import { ListGitExportsController } from './git-sync/list-git-exports/list-git-exports.controller';
 import { SpaceContentController } from './content/space-content.controller';
 import { ContentReader } from './content/content-reader';
+import { RevisionContentController } from './revisions/revision-content.controller';
 import { GitBookErrorFilter } from './http/error.filter';
 import { HealthController } from './health/health.controller';
 import { UsersController } from './identity/users.controller';
@@ -71,7 +72,7 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [InfrastructureModule.forRuntime(runtime), CqrsModule.forRoot(), OperatorsModule.forRuntime(runtime), ...extra],
-      controllers: [HealthController, UsersController, OrganizationsController, SpacesController, CollectionsController, PermissionsController, SpaceContentController, GitSyncController, ExportGitRepositoryController, ListGitExportsController, ChangeRequestsController, ChangeRequestContentController, IntegrationsController, UrlsController, SearchController, AskController, CustomHostnamesController, siteController(runtime.config)],
+      controllers: [HealthController, UsersController, OrganizationsController, SpacesController, CollectionsController, PermissionsController, SpaceContentController, RevisionContentController, GitSyncController, ExportGitRepositoryController, ListGitExportsController, ChangeRequestsController, ChangeRequestContentController, IntegrationsController, UrlsController, SearchController, AskController, CustomHostnamesController, siteController(runtime.config)],
       providers: [
         ContentReader,
         ...commandHandlers,

@@ -21,3 +21,8 @@ export const pageByIdQuery = z.object(pageOptions);
 export const pageByPathQuery = z.object({ ...pageOptions, cachedMetadata: queryBool.default(false) });
 
 export type PageOptions = z.infer<typeof pageByIdQuery>;
+
+/** A page's or reusable content's bare document (`.../document` reads): only the body options. */
+export const documentQuery = z.object({ evaluated: pageOptions.evaluated, dereferenced: pageOptions.dereferenced });
+/** getDocumentById: `schema` names the document schema version; Quire has one, so both read the same. */
+export const documentByIdQuery = z.object({ schema: z.enum(['current', 'next']).optional(), dereferenced: pageOptions.dereferenced });

@@ -40,15 +40,50 @@ export class ContentReader {
   /** Markdown blobs by path of the revisions last dereferenced (see markdownBlobs). */
   private readonly trees = new Map<string, Promise<Map<string, string>>>();
 
-  async revision(ctx: ContentPresenterContext, revisionId: string) {
-    const rev = await this.awaitRevision(ctx.spaceId, revisionId, () => this.content.revision(ctx.spaceId, revisionId));
+  /**
+   * A revision's row. One that a read model names (`from: 'read-model'`: the live revision, a
+   * change request's head) exists, so a miss means the content read model lags: wait for it.
+   * One the caller names (`from: 'caller'`) is a 404 when the space has none such: revisions
+   * are keyed by space, so another space's revision is not found either.
+   */
+  private async revisionRow(spaceId: string, revisionId: string, from: RevisionSource) {
+    if (from === 'read-model') return this.awaitRevision(spaceId, revisionId, () => this.content.revision(spaceId, revisionId));
+    parseInput(entityId, revisionId, 'revisionId');
+    const rev = await this.content.revision(spaceId, revisionId);
+    if (!rev) throw notFound('Revision not found in this space');
+    return rev;
+  }
+
+  /** 404 unless the space has this revision (named by the caller). */
+  async requireRevision(spaceId: string, revisionId: string): Promise<void> {
+    parseInput(entityId, revisionId, 'revisionId');
+    if (!(await this.content.hasRevision(spaceId, revisionId))) throw notFound('Revision not found in this space');
+  }
+
+  async revision(ctx: ContentPresenterContext, revisionId: string, from: RevisionSource = 'read-model') {
+    const rev = await this.revisionRow(ctx.spaceId, revisionId, from);
     // A merge revision names the change request it merged (GitBook's RevisionTypeMerge).
     const merged = rev.kind === 'merge' && rev.merged_from ? await this.changeRequests.byIdOrNumber(ctx.spaceId, rev.merged_from) : undefined;
     return presentRevision(ctx, rev, merged ? presentChangeRequest(ctx.config, merged) : undefined);
   }
 
-  async files(ctx: ContentPresenterContext, revisionId: string, opts: { page?: string; limit: number }) {
-    const rev = await this.awaitRevision(ctx.spaceId, revisionId, () => this.content.revision(ctx.spaceId, revisionId));
+  /** The revision's pages as GitBook's listPagesInRevisionById gives them. */
+  async pages(ctx: ContentPresenterContext, revisionId: string, from: RevisionSource = 'read-model') {
+    const rev = await this.revisionRow(ctx.spaceId, revisionId, from);
+    return { pages: rev.pages.map((p) => presentPage(ctx, p)) };
+  }
+
+  /** One file of the revision; a file the revision does not have is a 404, whatever other revisions hold. */
+  async file(ctx: ContentPresenterContext, revisionId: string, fileId: string, from: RevisionSource = 'read-model') {
+    const rev = await this.revisionRow(ctx.spaceId, revisionId, from);
+    parseInput(entityId, fileId, 'fileId');
+    const file = rev.files.find((f) => f.id === fileId);
+    if (!file) throw notFound('File not found in this revision');
+    return presentFile(ctx, file);
+  }
+
+  async files(ctx: ContentPresenterContext, revisionId: string, opts: { page?: string; limit: number }, from: RevisionSource = 'read-model') {
+    const rev = await this.revisionRow(ctx.spaceId, revisionId, from);
     const after = decodeCursor(opts.page, idCursor)?.[0] as string | undefined;
     const sorted = [...rev.files].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     const rows = sorted.filter((f) => !after || f.id > after).slice(0, opts.limit + 1);
@@ -76,10 +111,40 @@ export class ContentReader {
     });
   }
 
+  /** A page of a revision named by a read model, for a caller whose access is already settled (published URLs). */
   async page(ctx: ContentPresenterContext, revisionId: string, by: { id: string } | { path: string }, options: PageOptions) {
     const path = pagePath(by);
     const read = async () => ({ revision: revisionId, ...((await this.content.page(ctx.spaceId, revisionId, path !== undefined ? { path } : by, options.format ?? 'none')) ?? { node: null, kind: null, markdown: null, document: null }) });
     return this.pageFrom(ctx, path, options, read, () => undefined);
+  }
+
+  /**
+   * A page of any revision of the space the caller names, access checked in the same round trip
+   * as the live read (the same read, of another revision). A revision the space does not have is
+   * a 404 before any page is looked up.
+   */
+  async revisionPage(ctx: ContentPresenterContext, caller: Caller, revisionId: string, by: { id: string } | { path: string }, options: PageOptions) {
+    parseInput(entityId, ctx.spaceId, 'spaceId');
+    parseInput(entityId, revisionId, 'revisionId');
+    const path = pagePath(by);
+    return this.pageFrom(ctx, path, options, () => this.content.revisionPage(ctx.spaceId, caller.user.id, revisionId, path !== undefined ? { path } : by, options.format ?? 'none'), (row) => {
+      const role = row ? this.access.roleOf(caller, row as any) : null;
+      if (!row || !role || row.space_deleted_at) throw notFound('Space not found');
+      if (!row.revision) throw notFound('Revision not found in this space');
+    });
+  }
+
+  /**
+   * GitBook's getDocumentById: a page's `documentId` (the blob of its markdown) as a document,
+   * its references resolved against the revision it is read from (the live one when it has it).
+   */
+  async document(ctx: ContentPresenterContext, liveRevision: string, documentId: string, options: Pick<PageOptions, 'dereferenced'>) {
+    parseInput(entityId, documentId, 'documentId');
+    const found = await this.content.documentPage(ctx.spaceId, liveRevision, documentId);
+    if (!found) throw notFound('Document not found in this space');
+    const document = parseBlobMarkdown(documentId, found.markdown).document;
+    const body = await this.body(ctx.spaceId, found.revision_id, { file: found.file, blob: documentId, markdown: found.markdown, document }, { ...options, format: 'document', 'format.markdown.refs': 'relative' });
+    return body!.document;
   }
 
   /**
@@ -106,7 +171,7 @@ export class ContentReader {
     }
     const found = row!;
     if (!found.node || (found.kind === 'link' && path !== undefined)) throw notFound('Page not found in this space');
-    const body = found.kind === 'sheet' ? await this.body(ctx.spaceId, found.revision, found as PageReadRow & { node: RevisionPageNode }, options) : undefined;
+    const body = found.kind === 'sheet' ? await this.body(ctx.spaceId, found.revision, { file: found.node.file, blob: found.node.blob, markdown: found.markdown, document: found.document }, options) : undefined;
     return presentPage(ctx, found.node, body);
   }
 
@@ -114,9 +179,9 @@ export class ContentReader {
    * The body a read asks for; markdown with `refs=relative` (the hot path) is served as stored.
    * `dereferenced` (true or reusable-contents) expands `{% include %}` reusable content first.
    */
-  private async body(spaceId: string, revision: string | null, row: PageReadRow & { node: RevisionPageNode }, options: PageOptions) {
+  private async body(spaceId: string, revision: string | null, row: PageBody, options: Pick<PageOptions, 'format' | 'format.markdown.refs' | 'dereferenced'>) {
     if (options.format !== 'markdown' && options.format !== 'document') return undefined;
-    const file = row.node.file;
+    const file = row.file;
     let markdown = row.markdown ?? '';
     let expanded = false;
     if (options.dereferenced !== 'false' && file && revision && INCLUDE.test(markdown)) {
@@ -129,11 +194,11 @@ export class ContentReader {
       const targets = await this.content.refTargets(spaceId, revision);
       return { markdown: targets ? stableMarkdown(markdown, file, targets) : markdown };
     }
-    const parsed = expanded && row.node.blob ? parseBlobMarkdown(`${row.node.blob}+${revision}`, markdown).document : row.document;
+    const parsed = expanded && row.blob ? parseBlobMarkdown(`${row.blob}+${revision}`, markdown).document : row.document;
     const document = (parsed ?? { object: 'document', data: {}, nodes: [] }) as JSONDocument;
     if (!parsed || !file || !revision) return { document };
     // Resolved once per revision and page body (both immutable); it shares untouched nodes with the parse.
-    const key = `${spaceId}:${revision}:${row.node.blob ?? ''}:${file}:${expanded ? 'd' : ''}`;
+    const key = `${spaceId}:${revision}:${row.blob ?? ''}:${file}:${expanded ? 'd' : ''}`;
     const hit = this.resolved.get(key);
     if (hit) return { document: hit };
     const targets = await this.content.refTargets(spaceId, revision);
@@ -197,6 +262,17 @@ interface PageReadRow {
   markdown: string | null;
   document: unknown | null;
 }
+
+/** The body of a page as read from the read model, and where it is in the revision's commit. */
+interface PageBody {
+  file?: string;
+  blob?: string;
+  markdown: string | null;
+  document: unknown | null;
+}
+
+/** Who names the revision a read is of: a read model (the live revision, a change request's head) or the caller. */
+export type RevisionSource = 'read-model' | 'caller';
 
 function pagePath(by: { id: string } | { path: string }): string | undefined {
   return 'path' in by ? by.path.replace(/^\/+|\/+$/g, '') : undefined;

@@ -1,0 +1,149 @@
+import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
+import { notFound } from '@quire/domain';
+import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
+import { Caller, CurrentCaller } from '../http/auth';
+import { entityId, parseInput } from '../http/validation';
+import { AccessService } from '../permissions/access.service';
+import { documentByIdQuery, documentQuery, filesQuery, pageByIdQuery, pageByPathQuery, revisionQuery } from '../content/content-options';
+import { ContentReader } from '../content/content-reader';
+
+/**
+ * GitBook's reads of any revision of a space (a past live revision, a change request's head, a
+ * standalone import): the same reads as the live content's, of the revision the caller names,
+ * with the same permissions. A revision the space does not have is a 404.
+ */
+@Controller('v1/spaces/:spaceId')
+export class RevisionContentController {
+  constructor(
+    private readonly access: AccessService,
+    private readonly reader: ContentReader,
+    @Inject(QUIRE_CONFIG) private readonly config: QuireConfig,
+  ) {}
+
+  @Get('revisions/:revisionId')
+  async revision(@Param('spaceId') spaceId: string, @Param('revisionId') revisionId: string, @Query() query: unknown, @CurrentCaller() caller: Caller) {
+    const q = parseInput(revisionQuery, query, 'query');
+    await this.access.spaceAccess(caller, spaceId, 'read');
+    return this.reader.revision({ config: this.config, spaceId, metadata: q.metadata }, revisionId, 'caller');
+  }
+
+  @Get('revisions/:revisionId/pages')
+  async pages(@Param('spaceId') spaceId: string, @Param('revisionId') revisionId: string, @Query() query: unknown, @CurrentCaller() caller: Caller) {
+    const q = parseInput(revisionQuery, query, 'query');
+    await this.access.spaceAccess(caller, spaceId, 'read');
+    return this.reader.pages({ config: this.config, spaceId, metadata: q.metadata }, revisionId, 'caller');
+  }
+
+  @Get('revisions/:revisionId/files')
+  async files(@Param('spaceId') spaceId: string, @Param('revisionId') revisionId: string, @Query() query: unknown, @CurrentCaller() caller: Caller) {
+    const q = parseInput(filesQuery, query, 'query');
+    await this.access.spaceAccess(caller, spaceId, 'read');
+    return this.reader.files({ config: this.config, spaceId, metadata: q.metadata }, revisionId, q, 'caller');
+  }
+
+  @Get('revisions/:revisionId/files/:fileId')
+  async file(
+    @Param('spaceId') spaceId: string,
+    @Param('revisionId') revisionId: string,
+    @Param('fileId') fileId: string,
+    @Query() query: unknown,
+    @CurrentCaller() caller: Caller,
+  ) {
+    const q = parseInput(revisionQuery, query, 'query');
+    await this.access.spaceAccess(caller, spaceId, 'read');
+    return this.reader.file({ config: this.config, spaceId, metadata: q.metadata }, revisionId, fileId, 'caller');
+  }
+
+  @Get('revisions/:revisionId/page/:pageId')
+  async pageById(
+    @Param('spaceId') spaceId: string,
+    @Param('revisionId') revisionId: string,
+    @Param('pageId') pageId: string,
+    @Query() query: unknown,
+    @CurrentCaller() caller: Caller,
+  ) {
+    const q = parseInput(pageByIdQuery, query, 'query');
+    return this.reader.revisionPage({ config: this.config, spaceId, metadata: q.metadata }, caller, revisionId, { id: pageId }, q);
+  }
+
+  /** The page's document alone (GitBook's getPageDocumentInRevisionById); a group or link has none. */
+  @Get('revisions/:revisionId/page/:pageId/document')
+  async pageDocument(
+    @Param('spaceId') spaceId: string,
+    @Param('revisionId') revisionId: string,
+    @Param('pageId') pageId: string,
+    @Query() query: unknown,
+    @CurrentCaller() caller: Caller,
+  ) {
+    const q = parseInput(documentQuery, query, 'query');
+    const options = { ...parseInput(pageByIdQuery, {}, 'query'), ...q, format: 'document' as const, metadata: false };
+    const page = await this.reader.revisionPage({ config: this.config, spaceId, metadata: false }, caller, revisionId, { id: pageId }, options);
+    if (page.document === undefined) throw notFound('This page has no document');
+    return page.document;
+  }
+
+  /**
+   * GitBook's meta links (canonical and alternate URLs a page declares): Quire's pages declare
+   * none, so an existing page has an empty set.
+   */
+  @Get('revisions/:revisionId/page/:pageId/meta-links')
+  async pageMetaLinks(@Param('spaceId') spaceId: string, @Param('revisionId') revisionId: string, @Param('pageId') pageId: string, @CurrentCaller() caller: Caller) {
+    const options = parseInput(pageByIdQuery, {}, 'query');
+    await this.reader.revisionPage({ config: this.config, spaceId, metadata: false }, caller, revisionId, { id: pageId }, options);
+    return { alternates: [] };
+  }
+
+  /** `pagePath` may contain slashes: the official client does not encode them. Fastify has already decoded it (see SpaceContentController). */
+  @Get('revisions/:revisionId/path/*')
+  async pageByPath(
+    @Param('spaceId') spaceId: string,
+    @Param('revisionId') revisionId: string,
+    @Param('*') pagePath: string,
+    @Query() query: unknown,
+    @CurrentCaller() caller: Caller,
+  ) {
+    const q = parseInput(pageByPathQuery, query, 'query');
+    return this.reader.revisionPage({ config: this.config, spaceId, metadata: q.metadata }, caller, revisionId, { path: pagePath }, q);
+  }
+
+  /** Quire has no reusable contents (`{% include %}` files are pages' markdown): none is ever found, in GitBook's 404 body. */
+  @Get('revisions/:revisionId/reusable-contents/:reusableContentId')
+  async reusableContent(
+    @Param('spaceId') spaceId: string,
+    @Param('revisionId') revisionId: string,
+    @Param('reusableContentId') reusableContentId: string,
+    @Query() query: unknown,
+    @CurrentCaller() caller: Caller,
+  ) {
+    parseInput(revisionQuery, query, 'query');
+    return this.noReusableContent(caller, spaceId, revisionId, reusableContentId);
+  }
+
+  @Get('revisions/:revisionId/reusable-contents/:reusableContentId/document')
+  async reusableContentDocument(
+    @Param('spaceId') spaceId: string,
+    @Param('revisionId') revisionId: string,
+    @Param('reusableContentId') reusableContentId: string,
+    @Query() query: unknown,
+    @CurrentCaller() caller: Caller,
+  ) {
+    parseInput(documentQuery, query, 'query');
+    return this.noReusableContent(caller, spaceId, revisionId, reusableContentId);
+  }
+
+  /** A page's `documentId` resolves to its document, as GitBook's getDocumentById. */
+  @Get('documents/:documentId')
+  async document(@Param('spaceId') spaceId: string, @Param('documentId') documentId: string, @Query() query: unknown, @CurrentCaller() caller: Caller) {
+    const q = parseInput(documentByIdQuery, query, 'query');
+    const { space } = await this.access.spaceAccess(caller, spaceId, 'read');
+    return this.reader.document({ config: this.config, spaceId, metadata: false }, space.revision, documentId, q);
+  }
+
+  /** Access and the revision are checked first, so the 404 says what is missing. */
+  private async noReusableContent(caller: Caller, spaceId: string, revisionId: string, reusableContentId: string): Promise<never> {
+    await this.access.spaceAccess(caller, spaceId, 'read');
+    await this.reader.requireRevision(spaceId, revisionId);
+    parseInput(entityId, reusableContentId, 'reusableContentId');
+    throw notFound('Reusable content not found in this revision');
+  }
+}

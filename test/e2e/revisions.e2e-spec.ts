@@ -1,0 +1,205 @@
+import { mkdtempSync, rmSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { createRepoFromFiles, startGitHttpServer } from '../support/git-http-server';
+import { startTestQuire, TestQuire } from '../support/quire-app';
+
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
+describe('revisions (e2e, official client)', () => {
+  let q: TestQuire;
+  let owner: Awaited<ReturnType<TestQuire['createUser']>>;
+  let reader: Awaited<ReturnType<TestQuire['createUser']>>;
+  let stranger: Awaited<ReturnType<TestQuire['createUser']>>;
+  let orgId: string;
+  let git: Awaited<ReturnType<typeof startGitHttpServer>>;
+  let gitRoot: string;
+
+  /** A space whose guide page said "v1", then "v2" after a merged change request, and a change request still open. */
+  let space: any;
+  let first: any;
+  let merged: any;
+  let guide: any;
+  let fileId: string;
+  let openCr: any;
+
+  beforeAll(async () => {
+    gitRoot = mkdtempSync(join(tmpdir(), 'quire-revisions-git-'));
+    git = await startGitHttpServer({ root: gitRoot });
+    q = await startTestQuire();
+    owner = await q.createUser('Owner');
+    reader = await q.createUser('Reader');
+    stranger = await q.createUser('Stranger');
+    orgId = (await q.http('POST', '/v1/orgs', { token: owner.token, body: { title: 'History Org' } })).body.id;
+    await owner.api.orgs.updateMemberInOrganizationById(orgId, reader.id, { role: 'read' as any });
+
+    space = (await owner.api.orgs.createSpace(orgId, { title: 'History' } as any)).data;
+    const cr1 = (await owner.api.spaces.createChangeRequest(space.id, { subject: 'v1' })).data;
+    const { data: update } = await owner.api.spaces.updateChangeRequestContent(
+      space.id,
+      cr1.id,
+      {
+        changes: [
+          { operation: 'insert_page', title: 'Guide', document: { markdown: '# Guide\n\nv1 of the guide.\n' } },
+          { operation: 'insert_files', files: [{ name: 'dot.png', ref: 'dot', contentType: 'image/png', base64: PNG }] },
+        ],
+      },
+      { compat: false },
+    );
+    fileId = (update as any).insertedFiles[0].id;
+    expect((await owner.api.spaces.mergeChangeRequest(space.id, cr1.id)).data.result).toBe('merge');
+    first = (await owner.api.spaces.getCurrentRevision(space.id)).data;
+    guide = (first.pages as any[]).find((p) => p.title === 'Guide');
+
+    const cr2 = (await owner.api.spaces.createChangeRequest(space.id, { subject: 'v2' })).data;
+    await owner.api.spaces.updateChangeRequestContent(space.id, cr2.id, {
+      changes: [{ operation: 'update_page', page: guide.id, document: { markdown: '# Guide\n\nv2 of the guide.\n' } }],
+    });
+    expect((await owner.api.spaces.mergeChangeRequest(space.id, cr2.id)).data.result).toBe('merge');
+    merged = (await owner.api.spaces.getCurrentRevision(space.id)).data;
+    expect(merged.id).not.toBe(first.id);
+
+    openCr = (await owner.api.spaces.createChangeRequest(space.id, { subject: 'open' })).data;
+    await owner.api.spaces.updateChangeRequestContent(space.id, openCr.id, {
+      changes: [{ operation: 'update_page', page: guide.id, document: { markdown: '# Guide\n\nv3, still in review.\n' } }],
+    });
+    openCr = (await owner.api.spaces.getChangeRequestById(space.id, openCr.id)).data;
+  }, 120_000);
+  afterAll(async () => {
+    await q?.close();
+    await git?.close();
+    if (gitRoot) rmSync(gitRoot, { recursive: true, force: true });
+  });
+  afterEach(() => {
+    expect(q.violations).toEqual([]);
+  });
+
+  it('a past revision reads as it was: the revision, its pages, files and a page by id and by path', async () => {
+    const { data: revision } = await owner.api.spaces.getRevisionById(space.id, first.id);
+    expect(revision).toMatchObject({ object: 'revision', id: first.id, type: 'merge', parents: first.parents });
+    expect((revision as any).mergedFrom).toMatchObject({ object: 'change-request', subject: 'v1' });
+    expect(revision.pages.map((p: any) => p.id)).toEqual(first.pages.map((p: any) => p.id));
+    expect((await owner.api.spaces.getRevisionById(space.id, first.id, { metadata: false })).data.git).toBeUndefined();
+
+    const { data: pages } = await owner.api.spaces.listPagesInRevisionById(space.id, first.id);
+    expect(pages.pages.map((p: any) => p.title)).toEqual(['History', 'Guide']);
+
+    const { data: old } = await owner.api.spaces.getPageInRevisionById(space.id, first.id, guide.id, { format: 'markdown' });
+    expect((old as any).markdown).toBe('# Guide\n\nv1 of the guide.\n');
+    const { data: now } = await owner.api.spaces.getPageInRevisionById(space.id, merged.id, guide.id, { format: 'markdown' });
+    expect((now as any).markdown).toBe('# Guide\n\nv2 of the guide.\n');
+    const { data: live } = await owner.api.spaces.getPageById(space.id, guide.id, { format: 'markdown' } as any);
+    expect(live).toEqual(now);
+
+    const { data: byPath } = await owner.api.spaces.getPageInRevisionByPath(space.id, first.id, guide.path, { format: 'document' });
+    expect(byPath).toMatchObject({ id: guide.id, document: { object: 'document' } });
+    expect(JSON.stringify((byPath as any).document)).toContain('v1 of the guide.');
+
+    const { data: document } = await owner.api.spaces.getPageDocumentInRevisionById(space.id, first.id, guide.id);
+    expect(document).toEqual((byPath as any).document);
+    const { data: metaLinks } = await owner.api.spaces.listRevisionPageMetaLinks(space.id, first.id, guide.id);
+    expect(metaLinks).toEqual({ alternates: [] });
+
+    const { data: files } = await owner.api.spaces.listFilesInRevisionById(space.id, first.id, { limit: 1 });
+    expect(files.items).toEqual([expect.objectContaining({ id: fileId, name: 'dot.png', contentType: 'image/png' })]);
+    const { data: file } = await owner.api.spaces.getFileInRevisionById(space.id, first.id, fileId);
+    expect(file).toEqual(files.items[0]);
+  });
+
+  it('a page path with slashes (a change request head) and the first revision of the space', async () => {
+    const cr = (await owner.api.spaces.createChangeRequest(space.id, { subject: 'nested' })).data;
+    await owner.api.spaces.updateChangeRequestContent(space.id, cr.id, {
+      changes: [{ operation: 'insert_page', title: 'Deep', into: guide.id, document: { markdown: '# Deep\n\nNested.\n' } }],
+    });
+    const head = (await owner.api.spaces.getChangeRequestById(space.id, cr.id)).data.revision;
+    const { data: deep } = await owner.api.spaces.getPageInRevisionByPath(space.id, head, `${guide.path}/deep`, { format: 'markdown' });
+    expect(deep).toMatchObject({ title: 'Deep', path: `${guide.path}/deep`, markdown: '# Deep\n\nNested.\n' });
+    // The space's very first revision (kind initial) has only the README.
+    const initial = first.parents[0];
+    const { data: start } = await owner.api.spaces.getRevisionById(space.id, initial);
+    expect(start).toMatchObject({ id: initial, type: 'edits', parents: [] });
+    await expect(owner.api.spaces.getPageInRevisionById(space.id, initial, guide.id)).rejects.toMatchObject({ code: 404 });
+  });
+
+  it("a change request's head and a standalone import are readable revisions", async () => {
+    const { data: head } = await owner.api.spaces.getPageInRevisionById(space.id, openCr.revision, guide.id, { format: 'markdown' });
+    expect((head as any).markdown).toBe('# Guide\n\nv3, still in review.\n');
+
+    await createRepoFromFiles(gitRoot, 'standalone', { 'README.md': '# Imported\n\nFrom git.\n', 'SUMMARY.md': '* [Imported](README.md)\n' });
+    const target = (await owner.api.orgs.createSpace(orgId, { title: 'Standalone' } as any)).data;
+    const r = await q.http('POST', `/v1/spaces/${target.id}/git/import`, { token: owner.token, body: { url: `${git.url}/standalone.git`, ref: 'refs/heads/main', standalone: true } });
+    expect(r.status).toBe(204);
+    let run: any;
+    for (const deadline = Date.now() + 60_000; !run; ) {
+      const items = (await q.http('GET', `/v1/spaces/${target.id}/git/imports`, { token: owner.token })).body.items;
+      run = items.find((i: any) => !['queued', 'running'].includes(i.status));
+      if (!run && Date.now() > deadline) throw new Error('import did not settle');
+      if (!run) await new Promise((res) => setTimeout(res, 100));
+    }
+    expect(run).toMatchObject({ status: 'completed', standalone: true });
+    expect((await owner.api.spaces.getCurrentRevision(target.id)).data.id).not.toBe(run.revision);
+    const { data: imported } = await owner.api.spaces.getRevisionById(target.id, run.revision);
+    const page = (imported.pages as any[])[0];
+    const { data: read } = await owner.api.spaces.getPageInRevisionByPath(target.id, run.revision, page.path, { format: 'markdown' });
+    expect((read as any).markdown).toBe('# Imported\n\nFrom git.\n');
+  });
+
+  it("a revision of another space, or none at all, is a 404 in GitBook's body: never that space's content", async () => {
+    const other = (await owner.api.orgs.createSpace(orgId, { title: 'Other' } as any)).data;
+    const reads = (revisionId: string) => [
+      () => owner.api.spaces.getRevisionById(space.id, revisionId),
+      () => owner.api.spaces.listPagesInRevisionById(space.id, revisionId),
+      () => owner.api.spaces.listFilesInRevisionById(space.id, revisionId),
+      () => owner.api.spaces.getFileInRevisionById(space.id, revisionId, fileId),
+      () => owner.api.spaces.getPageInRevisionById(space.id, revisionId, guide.id),
+      () => owner.api.spaces.getPageInRevisionByPath(space.id, revisionId, 'guide'),
+      () => owner.api.spaces.getPageDocumentInRevisionById(space.id, revisionId, guide.id),
+      () => owner.api.spaces.listRevisionPageMetaLinks(space.id, revisionId, guide.id),
+      () => owner.api.spaces.getReusableContentInRevisionById(space.id, revisionId, 'rc'),
+    ];
+    for (const revisionId of [other.revision, '0'.repeat(40), 'nope']) {
+      for (const read of reads(revisionId)) await expect(read()).rejects.toMatchObject({ code: 404, message: expect.stringMatching(/Revision not found/) });
+    }
+    // Another space's page read through this space's revision route: not found either.
+    const otherPage = (await owner.api.spaces.getCurrentRevision(other.id)).data.pages[0] as any;
+    await expect(owner.api.spaces.getPageInRevisionById(space.id, first.id, otherPage.id)).rejects.toMatchObject({ code: 404 });
+    await expect(owner.api.spaces.getPageInRevisionById(space.id, other.revision, otherPage.id)).rejects.toMatchObject({ code: 404 });
+    await expect(owner.api.spaces.getFileInRevisionById(space.id, first.id, 'nofile')).rejects.toMatchObject({ code: 404, message: expect.stringMatching(/File not found/) });
+    // Odd ids are bad input, not a server error.
+    const odd = await q.http('GET', `/v1/spaces/${space.id}/revisions/${encodeURIComponent('a b')}/page/${guide.id}`, { token: owner.token });
+    expect(odd.status).toBe(400);
+  });
+
+  it('Quire has no reusable contents: their reads are a 404 in an existing revision', async () => {
+    await expect(owner.api.spaces.getReusableContentInRevisionById(space.id, first.id, 'rc1')).rejects.toMatchObject({ code: 404 });
+    const raw = await q.http('GET', `/v1/spaces/${space.id}/revisions/${first.id}/reusable-contents/rc1/document`, { token: owner.token });
+    expect(raw.status).toBe(404);
+    expect(raw.body.error.message).toMatch(/Reusable content/);
+  });
+
+  it("a page's documentId resolves to its document, in the live revision or a past one", async () => {
+    const { data: past } = await owner.api.spaces.getPageInRevisionById(space.id, first.id, guide.id);
+    const { data: live } = await owner.api.spaces.getPageById(space.id, guide.id);
+    expect((past as any).documentId).not.toBe((live as any).documentId);
+    const { data: oldDoc } = await owner.api.spaces.getDocumentById(space.id, (past as any).documentId);
+    expect(JSON.stringify(oldDoc)).toContain('v1 of the guide.');
+    const { data: liveDoc } = await owner.api.spaces.getDocumentById(space.id, (live as any).documentId);
+    expect(JSON.stringify(liveDoc)).toContain('v2 of the guide.');
+    const { data: viaPage } = await owner.api.spaces.getPageById(space.id, guide.id, { format: 'document' } as any);
+    expect(liveDoc).toEqual((viaPage as any).document);
+    await expect(owner.api.spaces.getDocumentById(space.id, 'f'.repeat(40))).rejects.toMatchObject({ code: 404 });
+    await expect(stranger.api.spaces.getDocumentById(space.id, (live as any).documentId)).rejects.toMatchObject({ code: 404 });
+  });
+
+  it("revisions are read with the space's permissions: any role reads, others get 404, no token 401", async () => {
+    const { data: asReader } = await reader.api.spaces.getPageInRevisionById(space.id, first.id, guide.id, { format: 'markdown' });
+    expect((asReader as any).markdown).toBe('# Guide\n\nv1 of the guide.\n');
+    await reader.api.spaces.getRevisionById(space.id, first.id);
+    await expect(stranger.api.spaces.getRevisionById(space.id, first.id)).rejects.toMatchObject({ code: 404 });
+    await expect(stranger.api.spaces.getPageInRevisionById(space.id, first.id, guide.id)).rejects.toMatchObject({ code: 404 });
+    await expect(stranger.api.spaces.getPageInRevisionByPath(space.id, first.id, guide.path)).rejects.toMatchObject({ code: 404 });
+    await expect(stranger.api.spaces.listFilesInRevisionById(space.id, first.id)).rejects.toMatchObject({ code: 404 });
+    const anonymous = await q.http('GET', `/v1/spaces/${space.id}/revisions/${first.id}/page/${guide.id}`);
+    expect(anonymous.status).toBe(401);
+  });
+});
