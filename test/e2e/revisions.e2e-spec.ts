@@ -191,6 +191,86 @@ describe('revisions (e2e, official client)', () => {
     await expect(stranger.api.spaces.getDocumentById(space.id, (live as any).documentId)).rejects.toMatchObject({ code: 404 });
   });
 
+  describe('semantic changes', () => {
+    it('of a merge revision: what the merge brought, against the revision it was merged into, with the change request', async () => {
+      const { data: changes } = await owner.api.spaces.getRevisionSemanticChanges(space.id, merged.id);
+      expect(changes.mergedFrom).toMatchObject({ object: 'change-request', subject: 'v2' });
+      expect(changes.changes).toEqual([
+        {
+          type: 'page_edited',
+          page: { id: guide.id, type: 'document', title: 'Guide', path: guide.path },
+          attributes: { document: { before: guide.documentId, after: expect.any(String) } },
+        },
+      ]);
+      expect(changes.more).toBeUndefined();
+
+      const { data: firstChanges } = await owner.api.spaces.getRevisionSemanticChanges(space.id, first.id);
+      expect(firstChanges.changes).toEqual([
+        { type: 'page_created', page: { id: guide.id, type: 'document', title: 'Guide', path: guide.path } },
+        { type: 'file_created', file: { id: fileId, name: 'dot.png', contentType: 'image/png', downloadURL: expect.stringContaining(fileId) } },
+      ]);
+      const { data: limited } = await owner.api.spaces.getRevisionSemanticChanges(space.id, first.id, { limit: 1 });
+      expect(limited).toMatchObject({ changes: [{ type: 'page_created' }], more: 1 });
+    });
+
+    it('of the first revision of a space: its README created', async () => {
+      const { data } = await owner.api.spaces.getRevisionSemanticChanges(space.id, first.parents[0]);
+      expect(data.changes).toEqual([{ type: 'page_created', page: expect.objectContaining({ title: 'History', type: 'document' }) }]);
+      expect(data.mergedFrom).toBeUndefined();
+    });
+
+    it('of a change request against its base: pages created, edited, moved and deleted, files', async () => {
+      const s = (await owner.api.orgs.createSpace(orgId, { title: 'Changes' } as any)).data;
+      const setup = (await owner.api.spaces.createChangeRequest(s.id, { subject: 'setup' })).data;
+      await owner.api.spaces.updateChangeRequestContent(s.id, setup.id, {
+        changes: [
+          { operation: 'insert_page', title: 'Keep', ref: 'keep', document: { markdown: '# Keep\n' } },
+          { operation: 'insert_page', title: 'Mover', document: { markdown: '# Mover\n' } },
+          { operation: 'insert_page', title: 'Doomed', document: { markdown: '# Doomed\n' } },
+        ],
+      });
+      await owner.api.spaces.mergeChangeRequest(s.id, setup.id);
+      const pages = Object.fromEntries(((await owner.api.spaces.getCurrentRevision(s.id)).data.pages as any[]).map((p) => [p.title, p]));
+      const cr = (await owner.api.spaces.createChangeRequest(s.id, { subject: 'reshape' })).data;
+      await owner.api.spaces.updateChangeRequestContent(s.id, cr.id, {
+        changes: [
+          { operation: 'update_page', page: pages.Keep.id, title: 'Kept', document: { markdown: '# Kept\n\nMore.\n' } },
+          { operation: 'update_page', page: pages.Mover.id, into: pages.Keep.id },
+          { operation: 'delete_page', page: pages.Doomed.id },
+          { operation: 'insert_page', title: 'Fresh', document: { markdown: '# Fresh\n' } },
+          { operation: 'insert_files', files: [{ name: 'pic.png', contentType: 'image/png', base64: PNG }] },
+        ],
+      });
+      const { data } = await owner.api.spaces.getChangeRequestChanges(s.id, cr.id, { limit: 100 });
+      const byType = (type: string) => data.changes.filter((c: any) => c.type === type);
+      expect(byType('page_edited')).toEqual([
+        expect.objectContaining({ page: expect.objectContaining({ id: pages.Keep.id, title: 'Kept' }), attributes: expect.objectContaining({ title: { before: 'Keep', after: 'Kept' } }) }),
+      ]);
+      expect(byType('page_moved')).toEqual([
+        { type: 'page_moved', page: expect.objectContaining({ id: pages.Mover.id }), parent: { after: expect.objectContaining({ id: pages.Keep.id }) } },
+      ]);
+      expect(byType('page_deleted')).toEqual([{ type: 'page_deleted', page: expect.objectContaining({ id: pages.Doomed.id, title: 'Doomed' }) }]);
+      expect(byType('page_created')).toEqual([{ type: 'page_created', page: expect.objectContaining({ title: 'Fresh' }) }]);
+      expect(byType('file_created')).toEqual([{ type: 'file_created', file: expect.objectContaining({ name: 'pic.png' }) }]);
+      // By number too, and a change request with nothing in it has no changes.
+      expect((await owner.api.spaces.getChangeRequestChanges(s.id, String(cr.number), { limit: 100 })).data).toEqual(data);
+      const empty = (await owner.api.spaces.createChangeRequest(s.id, { subject: 'empty' })).data;
+      expect((await owner.api.spaces.getChangeRequestChanges(s.id, empty.id)).data).toEqual({ changes: [] });
+    });
+
+    it('404 for a revision or change request the space does not have, 400 for a bad limit, 404 for strangers', async () => {
+      const other = (await owner.api.orgs.createSpace(orgId, { title: 'Elsewhere' } as any)).data;
+      await expect(owner.api.spaces.getRevisionSemanticChanges(space.id, other.revision)).rejects.toMatchObject({ code: 404 });
+      await expect(owner.api.spaces.getRevisionSemanticChanges(space.id, 'f'.repeat(40))).rejects.toMatchObject({ code: 404 });
+      await expect(owner.api.spaces.getChangeRequestChanges(space.id, 'nope')).rejects.toMatchObject({ code: 404 });
+      expect((await q.http('GET', `/v1/spaces/${space.id}/revisions/${first.id}/changes?limit=0`, { token: owner.token })).status).toBe(400);
+      await expect(stranger.api.spaces.getRevisionSemanticChanges(space.id, first.id)).rejects.toMatchObject({ code: 404 });
+      await expect(stranger.api.spaces.getChangeRequestChanges(space.id, openCr.id)).rejects.toMatchObject({ code: 404 });
+      const { data } = await reader.api.spaces.getChangeRequestChanges(space.id, openCr.id);
+      expect(data.changes).toEqual([expect.objectContaining({ type: 'page_edited', page: expect.objectContaining({ id: guide.id }) })]);
+    });
+  });
+
   it("revisions are read with the space's permissions: any role reads, others get 404, no token 401", async () => {
     const { data: asReader } = await reader.api.spaces.getPageInRevisionById(space.id, first.id, guide.id, { format: 'markdown' });
     expect((asReader as any).markdown).toBe('# Guide\n\nv1 of the guide.\n');

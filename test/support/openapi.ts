@@ -23,6 +23,14 @@ const schemas = structuredClone((spec as any).components.schemas);
 const documentVariants = schemas.Document.oneOf as any[];
 const empty = documentVariants.findIndex((v) => v.title === 'Empty');
 if (empty >= 0) documentVariants[empty] = { title: 'Empty', not: { anyOf: [{ required: ['markdown'] }, { required: ['document'] }] } };
+/*
+ * The second: a page_edited change's `attributes` is a `oneOf` of the document, group and link
+ * attribute sets, none of which forbids the others' properties, and the group's properties are a
+ * subset of the document's: every attribute set matches at least two of them, so no response
+ * could pass "exactly one". It is read as meant: any one of them.
+ */
+const pageEdited = schemas.RevisionSemanticChangePageEdited.properties.attributes;
+if (pageEdited?.oneOf) schemas.RevisionSemanticChangePageEdited.properties.attributes = { anyOf: pageEdited.oneOf };
 ajv.addSchema({ $id: 'gitbook', components: { schemas } });
 
 function rebase(node: any): any {

@@ -12,6 +12,8 @@ import { ListGitExportsController } from './git-sync/list-git-exports/list-git-e
 import { SpaceContentController } from './content/space-content.controller';
 import { ContentReader } from './content/content-reader';
 import { RevisionContentController } from './revisions/revision-content.controller';
+import { RevisionChangesController } from './revisions/revision-changes/revision-changes.controller';
+import { RevisionChanges } from './revisions/revision-changes/revision-changes';
 import { GitBookErrorFilter } from './http/error.filter';
 import { HealthController } from './health/health.controller';
 import { UsersController } from './identity/users.controller';
@@ -72,9 +74,10 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [InfrastructureModule.forRuntime(runtime), CqrsModule.forRoot(), OperatorsModule.forRuntime(runtime), ...extra],
-      controllers: [HealthController, UsersController, OrganizationsController, SpacesController, CollectionsController, PermissionsController, SpaceContentController, RevisionContentController, GitSyncController, ExportGitRepositoryController, ListGitExportsController, ChangeRequestsController, ChangeRequestContentController, IntegrationsController, UrlsController, SearchController, AskController, CustomHostnamesController, siteController(runtime.config)],
+      controllers: [HealthController, UsersController, OrganizationsController, SpacesController, CollectionsController, PermissionsController, SpaceContentController, RevisionContentController, RevisionChangesController, GitSyncController, ExportGitRepositoryController, ListGitExportsController, ChangeRequestsController, ChangeRequestContentController, IntegrationsController, UrlsController, SearchController, AskController, CustomHostnamesController, siteController(runtime.config)],
       providers: [
         ContentReader,
+        RevisionChanges,
         ...commandHandlers,
         AccessService,
         ChangeRequestAccess,

@@ -4,7 +4,7 @@ import { DomainError, notFound, RevisionPageNode } from '@quire/domain';
 import { expandIncludes, JSONDocument, parseBlobMarkdown, resolveDocumentRefs, stableMarkdown } from '@quire/content/markdown';
 import { ContentStore } from '@quire/content/store';
 import { LruCache } from '@quire/content/store/lru-cache';
-import { ContentQueries } from '@quire/read-models/content/content.queries';
+import { ContentQueries, RevisionRow } from '@quire/read-models/content/content.queries';
 import { decodeCursor, idCursor, toPage } from '@quire/platform/http/pagination';
 import { ContentPresenterContext, presentFile, presentPage, presentRevision } from './content.presenter';
 import { PageOptions } from './content-options';
@@ -54,10 +54,9 @@ export class ContentReader {
     return rev;
   }
 
-  /** 404 unless the space has this revision (named by the caller). */
-  async requireRevision(spaceId: string, revisionId: string): Promise<void> {
-    parseInput(entityId, revisionId, 'revisionId');
-    if (!(await this.content.hasRevision(spaceId, revisionId))) throw notFound('Revision not found in this space');
+  /** A revision of the space the caller names (its row); 404 when the space has none such. */
+  requireRevision(spaceId: string, revisionId: string): Promise<RevisionRow> {
+    return this.revisionRow(spaceId, revisionId, 'caller');
   }
 
   async revision(ctx: ContentPresenterContext, revisionId: string, from: RevisionSource = 'read-model') {

@@ -47,13 +47,10 @@ export function presentPage(ctx: ContentPresenterContext, page: RevisionPageNode
         slug: page.slug,
         path: page.path,
         pages: children(),
-        layout: page.layout ? { ...LAYOUT, ...page.layout } : LAYOUT,
+        layout: presentLayout(page.layout),
         tags: [],
       };
-      if (page.cover) {
-        const ref = page.cover.file ? { kind: 'file', file: page.cover.file } : { kind: 'url', url: page.cover.url ?? '' };
-        out.cover = { ref, yPos: page.cover.yPos };
-      }
+      if (page.cover) out.cover = presentCover(page.cover);
       if (page.description) out.description = page.description;
       if (page.hidden) out.hidden = true;
       if (page.blob) out.documentId = page.blob;
@@ -63,6 +60,17 @@ export function presentPage(ctx: ContentPresenterContext, page: RevisionPageNode
       return out;
     }
   }
+}
+
+/** GitBook's RevisionPageLayoutOptions: the page's own options over GitBook's defaults. */
+export function presentLayout(layout: RevisionPageNode['layout']): any {
+  return layout ? { ...LAYOUT, ...layout } : LAYOUT;
+}
+
+/** GitBook's RevisionPageDocumentCover: a revision file or an external URL. */
+export function presentCover(cover: NonNullable<RevisionPageNode['cover']>): any {
+  const ref = cover.file ? { kind: 'file', file: cover.file } : { kind: 'url', url: cover.url ?? '' };
+  return { ref, yPos: cover.yPos };
 }
 
 export function presentFile(ctx: ContentPresenterContext, file: RevisionFileNode): any {
