@@ -14,6 +14,11 @@ import { ContentReader } from './content/content-reader';
 import { RevisionContentController } from './revisions/revision-content.controller';
 import { RevisionChangesController } from './revisions/revision-changes/revision-changes.controller';
 import { RevisionChanges } from './revisions/revision-changes/revision-changes';
+import { ListRevisionsController } from './revisions/list-revisions/list-revisions.controller';
+import { RestoreRevisionController } from './revisions/restore-revision/restore-revision.controller';
+import { RestoreRevisionHandler } from './revisions/restore-revision/restore-revision.handler';
+import { PageDiffController } from './revisions/page-diff/page-diff.controller';
+import { PageDiffs } from './revisions/page-diff/page-diff';
 import { GitBookErrorFilter } from './http/error.filter';
 import { HealthController } from './health/health.controller';
 import { UsersController } from './identity/users.controller';
@@ -65,7 +70,8 @@ const commandHandlers = [ImportGitRepositoryHandler, ExportGitRepositoryHandler,
   CreateSpaceHandler, UpdateSpaceHandler, DuplicateSpaceHandler, DeleteSpaceHandler, RestoreSpaceHandler,
   CreateCollectionHandler, UpdateCollectionHandler, SetSpacePermissionsHandler, SetCollectionPermissionsHandler,
   CreateChangeRequestHandler, EditChangeRequestHandler, UpdateChangeRequestContentHandler, MergeChangeRequestHandler, UpdateChangeRequestHandler,
-  PublishIntegrationHandler, UnpublishIntegrationHandler, SetCustomHostnameHandler, RemoveCustomHostnameHandler];
+  PublishIntegrationHandler, UnpublishIntegrationHandler, SetCustomHostnameHandler, RemoveCustomHostnameHandler,
+  RestoreRevisionHandler];
 
 /** The HTTP API on /v1. `extra` lets the all-in-one process mount the worker beside it. */
 @Module({})
@@ -74,10 +80,11 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [InfrastructureModule.forRuntime(runtime), CqrsModule.forRoot(), OperatorsModule.forRuntime(runtime), ...extra],
-      controllers: [HealthController, UsersController, OrganizationsController, SpacesController, CollectionsController, PermissionsController, SpaceContentController, RevisionContentController, RevisionChangesController, GitSyncController, ExportGitRepositoryController, ListGitExportsController, ChangeRequestsController, ChangeRequestContentController, IntegrationsController, UrlsController, SearchController, AskController, CustomHostnamesController, siteController(runtime.config)],
+      controllers: [HealthController, UsersController, OrganizationsController, SpacesController, CollectionsController, PermissionsController, SpaceContentController, RevisionContentController, RevisionChangesController, ListRevisionsController, RestoreRevisionController, PageDiffController, GitSyncController, ExportGitRepositoryController, ListGitExportsController, ChangeRequestsController, ChangeRequestContentController, IntegrationsController, UrlsController, SearchController, AskController, CustomHostnamesController, siteController(runtime.config)],
       providers: [
         ContentReader,
         RevisionChanges,
+        PageDiffs,
         ...commandHandlers,
         AccessService,
         ChangeRequestAccess,

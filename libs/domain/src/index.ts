@@ -20,6 +20,7 @@ export * from './collection/collection.state';
 export * from './collection/collection.decide';
 export * from './revision/page-tree';
 export * from './revision/revision.events';
+export * from './revision/restore-revision';
 export * from './git-sync/git-sync.events';
 export * from './git-sync/git-sync.state';
 export * from './change-request/change-request.events';

@@ -6,6 +6,7 @@ import { JobQueues } from '@quire/jobs/job-queues';
 import { ContentQueries } from '@quire/read-models/content/content.queries';
 import { GitImportQueries } from '@quire/read-models/git-imports/git-imports.queries';
 import { GitExportQueries } from '@quire/read-models/git-exports/git-exports.queries';
+import { RevisionHistoryQueries } from '@quire/read-models/revisions/revision-history.queries';
 import { Runtime } from './runtime';
 import { DB, EVENT_STORE, LOGGER, PROJECTOR, QUIRE_CONFIG, REDIS } from './tokens';
 import { SpaceQueries } from '@quire/read-models/spaces/spaces.queries';
@@ -28,6 +29,7 @@ export class InfrastructureModule {
         { provide: ContentQueries, useValue: new ContentQueries(runtime.db) },
         { provide: GitImportQueries, useValue: new GitImportQueries(runtime.db) },
         { provide: GitExportQueries, useValue: new GitExportQueries(runtime.db) },
+        { provide: RevisionHistoryQueries, useValue: new RevisionHistoryQueries(runtime.db) },
         { provide: QUIRE_CONFIG, useValue: runtime.config },
         { provide: LOGGER, useValue: runtime.logger },
         { provide: DB, useValue: runtime.db },
@@ -42,7 +44,7 @@ export class InfrastructureModule {
         { provide: ChangeRequestQueries, useValue: new ChangeRequestQueries(runtime.db) },
         { provide: IntegrationQueries, useValue: new IntegrationQueries(runtime.db) },
       ],
-      exports: [Runtime, ContentStore, JobQueues, ContentQueries, GitImportQueries, GitExportQueries, QUIRE_CONFIG, LOGGER, DB, EVENT_STORE, PROJECTOR, REDIS, CommandExecutor, IdentityQueries, SpaceQueries, CollectionQueries, AccessQueries, ChangeRequestQueries, IntegrationQueries],
+      exports: [Runtime, ContentStore, JobQueues, ContentQueries, GitImportQueries, GitExportQueries, RevisionHistoryQueries, QUIRE_CONFIG, LOGGER, DB, EVENT_STORE, PROJECTOR, REDIS, CommandExecutor, IdentityQueries, SpaceQueries, CollectionQueries, AccessQueries, ChangeRequestQueries, IntegrationQueries],
     };
   }
 }

@@ -1,4 +1,4 @@
-import { RevisionCreated } from '@quire/domain';
+import { RevisionCreated, RevisionKind } from '@quire/domain';
 import type { ContentStore } from '../store';
 import { applyContentChanges, ApplyContext, ContentChange, ContentChangeOutcome, InsertedFile } from './apply-content-changes';
 import { commitEditedRevision } from './commit-edited-revision';
@@ -12,6 +12,9 @@ export interface WriteContentChangesOptions {
   changes: readonly ContentChange[];
   revertSource: ApplyContext['revertSource'];
   parents: string[];
+  /** `edits` unless said (a restore is a `rollback`), with its own commit message. */
+  kind?: RevisionKind;
+  message?: string;
   changeRequestId?: string;
   createdBy?: string;
   author: { name: string; email: string };
@@ -42,8 +45,8 @@ export async function writeContentChanges(opts: WriteContentChangesOptions): Pro
     store,
     revision: applied.revision,
     parents: opts.parents,
-    kind: 'edits',
-    message: `Edit ${applied.outcomes.length} page(s)`,
+    kind: opts.kind ?? 'edits',
+    message: opts.message ?? `Edit ${applied.outcomes.length} page(s)`,
     author: opts.author,
     changeRequestId: opts.changeRequestId,
     createdBy: opts.createdBy,

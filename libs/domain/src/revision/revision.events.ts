@@ -29,6 +29,8 @@ export type RevisionCreated = DomainEvent<
     files: RevisionFileNode[];
     git?: RevisionGitInfo;
     mergedFrom?: string;
+    /** A restore (kind `rollback`): the revision whose content, or one page of it, became live again. */
+    restoredFrom?: { revision: string; page?: string };
     createdBy?: string;
     createdAt: string;
   }
