@@ -1,7 +1,8 @@
 // @ts-expect-error autocannon ships no type declarations
 import autocannonUntyped from 'autocannon';
+import { RevisionCreated, RevisionPageNode, spaceStream } from '@quire/domain';
 import { startTestQuire, TestQuire } from '../test/support/quire-app';
-import { seedLargeSpace } from './merge';
+import { pageMarkdown, seedLargeSpace } from './merge';
 
 /**
  * `npm run bench -- read-path`: GET .../content/path/{pagePath}?format=markdown on a 1,000-page
@@ -9,6 +10,11 @@ import { seedLargeSpace } from './merge';
  * member's token: the change request's content (the change request looked up by number, then
  * its head revision's page), and the space's live content for comparison.
  * Targets: >= 2,000 req/s, p99 < 25 ms.
+ *
+ * Then the same pages read in a past revision (GET .../revisions/{revisionId}/path/{pagePath})
+ * once the space has moved on by 100 revisions (each a commit changing one page, recorded as the
+ * content side records it), side by side with the live read: live, past, live, past, each
+ * BENCH_SECONDS, and the ratio of the totals. Target: the past read at least 80% of the live one.
  */
 interface AutocannonResult {
   requests: { average: number; total: number };
@@ -45,6 +51,23 @@ export async function run(): Promise<void> {
       line(`GET ${label} content/path/{pagePath}?format=markdown: p50 latency`, r.p50, 'ms');
       if (r.non2xx || r.errors) process.stdout.write(`  !! ${r.non2xx} non-2xx responses, ${r.errors} errors\n`);
     }
+
+    const past = await moveOn(q, spaceId, 100);
+    const live = pages.map((p) => `/v1/spaces/${spaceId}/content/path/${p.path}?format=markdown`);
+    const old = pages.map((p) => `/v1/spaces/${spaceId}/revisions/${past}/path/${p.path}?format=markdown`);
+    const rounds = { live: [] as Awaited<ReturnType<typeof load>>[], past: [] as Awaited<ReturnType<typeof load>>[] };
+    for (let round = 0; round < 2; round++) {
+      rounds.live.push(await load(q, reader.token, live));
+      rounds.past.push(await load(q, reader.token, old));
+    }
+    const total = (rs: Awaited<ReturnType<typeof load>>[]) => rs.reduce((sum, r) => sum + r.rps, 0) / rs.length;
+    for (const [label, rs] of [['live revision', rounds.live], ['revision 100 revisions old', rounds.past]] as const) {
+      line(`GET page by path, ${label}, 32 conn (mean of ${rs.length} runs): req/s`, total(rs), 'req/s');
+      line(`GET page by path, ${label}: p99 latency (worst run)`, Math.max(...rs.map((r) => r.p99)), 'ms');
+      for (const r of rs) if (r.non2xx || r.errors) process.stdout.write(`  !! ${r.non2xx} non-2xx responses, ${r.errors} errors\n`);
+    }
+    const ratio = total(rounds.past) / total(rounds.live);
+    line('past revision / live throughput', ratio * 100, '%', ratio >= 0.8, '>= 80%');
   } finally {
     await q.close();
   }
@@ -57,6 +80,53 @@ async function load(q: TestQuire, token: string, paths: string[]) {
   await autocannon({ ...opts, duration: 2 });
   const r = await autocannon({ ...opts, duration: SECONDS });
   return { rps: r.requests.average, p99: r.latency.p99, p50: r.latency.p50, non2xx: r.non2xx, errors: r.errors };
+}
+
+/**
+ * Moves the space on by `count` revisions, each a commit on the last changing one page's text,
+ * recorded as RevisionCreated + SpaceRevisionChanged the way the content side records them (the
+ * read path only cares that the read models hold every revision's pages). Answers the revision
+ * that was live before: `count` revisions old.
+ */
+async function moveOn(q: TestQuire, spaceId: string, count: number): Promise<string> {
+  const { store, executor, contentStore } = q.started.runtime;
+  const recorded = await store.readStream(spaceStream(spaceId));
+  const revisions = recorded.filter((e) => e.type === 'RevisionCreated').map((e) => (e as unknown as RevisionCreated).data);
+  const start = revisions[revisions.length - 1];
+  let head = start;
+  let version = recorded[recorded.length - 1].streamVersion;
+  const files = await contentStore.readRevisionFiles(spaceId, start.revision);
+  const tree = Object.fromEntries(files.map((f) => [f.path, { oid: f.oid }])) as Record<string, { oid: string } | Uint8Array>;
+  const sheets = flatten(start.pages).filter((p) => p.file && p.blob);
+  const encoder = new TextEncoder();
+  for (let i = 0; i < count; i++) {
+    const page = sheets[(i * 7) % sheets.length];
+    const text = `${pageMarkdown(page.title, 1, i)}\nRevision ${i + 1}.\n`;
+    tree[page.file!] = encoder.encode(text);
+    const revision = await contentStore.writeRevision({ spaceId, parents: [head.revision], files: tree, message: `Edit ${page.title}`, author: { name: 'bench', email: 'bench@localhost' }, timestamp: new Date() });
+    tree[page.file!] = { oid: (await contentStore.readRevisionFiles(spaceId, revision)).find((f) => f.path === page.file)!.oid };
+    const blob = (tree[page.file!] as { oid: string }).oid;
+    const pages = structuredClone(head.pages);
+    for (const p of flatten(pages)) if (p.id === page.id) p.blob = blob;
+    const data: RevisionCreated['data'] = { ...head, revision, parents: [head.revision], kind: 'edits', pages, createdAt: new Date().toISOString() };
+    const appended = await store.append(
+      spaceStream(spaceId),
+      [
+        { type: 'RevisionCreated', data },
+        { type: 'SpaceRevisionChanged', data: { spaceId, revision } },
+      ],
+      version,
+    );
+    version += 2;
+    await contentStore.setLiveRevision(spaceId, revision);
+    if (i === count - 1) await executor.waitFor(appended.position, ['RevisionCreated', 'SpaceRevisionChanged']);
+    head = data;
+  }
+  return start.revision;
+}
+
+function flatten(pages: RevisionPageNode[]): RevisionPageNode[] {
+  return pages.flatMap((p) => [p, ...flatten(p.children)]);
 }
 
 function line(label: string, value: number, unit: string, ok?: boolean, target?: string): void {
