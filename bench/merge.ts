@@ -95,7 +95,7 @@ export async function seedLargeSpace(q: TestQuire, token: string, orgId: string,
 }
 
 /** A change request updating the given pages' text (in batches of 50), through the API. */
-async function changeRequestEditing(q: TestQuire, token: string, spaceId: string, pages: Array<{ id: string; title: string }>, note: string): Promise<string> {
+export async function changeRequestEditing(q: TestQuire, token: string, spaceId: string, pages: Array<{ id: string; title: string }>, note: string): Promise<string> {
   const created = await q.http('POST', `/v1/spaces/${spaceId}/change-requests`, { token, body: { subject: note } });
   if (created.status !== 201) throw new Error(`create CR: ${created.status} ${JSON.stringify(created.body)}`);
   const id = created.body.id as string;

@@ -12,6 +12,7 @@ const BENCHES: Record<string, () => Promise<{ run(): Promise<unknown> }>> = {
   'git-export': () => import('./git-export'),
   merge: () => import('./merge'),
   'read-path': () => import('./read-path'),
+  'revision-changes': () => import('./revision-changes'),
   search: () => import('./search'),
   'search-quality': () => import('./search-quality'),
 };

@@ -4,7 +4,7 @@ import { DomainError, notFound, RevisionPageNode } from '@quire/domain';
 import { expandIncludes, JSONDocument, parseBlobMarkdown, resolveDocumentRefs, stableMarkdown } from '@quire/content/markdown';
 import { ContentStore } from '@quire/content/store';
 import { LruCache } from '@quire/content/store/lru-cache';
-import { ContentQueries, RevisionRow } from '@quire/read-models/content/content.queries';
+import { ContentQueries, RevisionHeaderRow } from '@quire/read-models/content/content.queries';
 import { decodeCursor, idCursor, toPage } from '@quire/platform/http/pagination';
 import { ContentPresenterContext, presentFile, presentPage, presentRevision } from './content.presenter';
 import { PageOptions } from './content-options';
@@ -54,9 +54,12 @@ export class ContentReader {
     return rev;
   }
 
-  /** A revision of the space the caller names (its row); 404 when the space has none such. */
-  requireRevision(spaceId: string, revisionId: string): Promise<RevisionRow> {
-    return this.revisionRow(spaceId, revisionId, 'caller');
+  /** A revision of the space the caller names (its row without the tree); 404 when the space has none such. */
+  async requireRevision(spaceId: string, revisionId: string): Promise<RevisionHeaderRow> {
+    parseInput(entityId, revisionId, 'revisionId');
+    const rev = await this.content.revisionHeader(spaceId, revisionId);
+    if (!rev) throw notFound('Revision not found in this space');
+    return rev;
   }
 
   async revision(ctx: ContentPresenterContext, revisionId: string, from: RevisionSource = 'read-model') {

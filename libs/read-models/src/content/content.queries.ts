@@ -15,6 +15,9 @@ export interface RevisionRow {
   files: RevisionFileNode[];
 }
 
+/** A revision without its tree: what it is and where it comes from. */
+export type RevisionHeaderRow = Omit<RevisionRow, 'pages' | 'files'>;
+
 export interface PageRow {
   page_id: string;
   parent_id: string | null;
@@ -109,6 +112,16 @@ export class ContentQueries {
   /** Whether the content read model holds this revision yet (its pages and contents come with it). */
   async hasRevision(spaceId: string, revisionId: string): Promise<boolean> {
     return (await this.db.query(`SELECT 1 FROM rm_revisions WHERE space_id = $1 AND id = $2`, [spaceId, revisionId])).rows.length > 0;
+  }
+
+  /** The revision's row without its page tree and files (cheap: they are the bulk of it). */
+  async revisionHeader(spaceId: string, revisionId: string): Promise<RevisionHeaderRow | undefined> {
+    return (
+      await this.db.query<RevisionHeaderRow>(
+        `SELECT space_id, id, change_request_id, parents, kind, git, merged_from, created_at FROM rm_revisions WHERE space_id = $1 AND id = $2`,
+        [spaceId, revisionId],
+      )
+    ).rows[0];
   }
 
   async revision(spaceId: string, revisionId: string): Promise<RevisionRow | undefined> {
