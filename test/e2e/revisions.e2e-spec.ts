@@ -144,6 +144,44 @@ describe('revisions (e2e, official client)', () => {
     expect((read as any).markdown).toBe('# Imported\n\nFrom git.\n');
   });
 
+  it("a file's downloadURL in a revision read gives that revision's bytes, even after the file was replaced", async () => {
+    const target = (await owner.api.orgs.createSpace(orgId, { title: 'Replaced' } as any)).data;
+    const png = (shade: number) => {
+      const bytes = Buffer.from(PNG, 'base64');
+      bytes[bytes.length - 20] = shade; // another image of the same size (only the bytes differ)
+      return bytes;
+    };
+    const runs: any[] = [];
+    for (const [i, shade] of [1, 2].entries()) {
+      await createRepoFromFiles(gitRoot, `replaced-${i}`, { 'README.md': '# Replaced\n\n![](.gitbook/assets/pic.png)\n', 'SUMMARY.md': '* [Replaced](README.md)\n', '.gitbook/assets/pic.png': png(shade) });
+      expect((await q.http('POST', `/v1/spaces/${target.id}/git/import`, { token: owner.token, body: { url: `${git.url}/replaced-${i}.git`, ref: 'refs/heads/main' } })).status).toBe(204);
+      for (const deadline = Date.now() + 60_000; runs.length <= i; ) {
+        const items = (await q.http('GET', `/v1/spaces/${target.id}/git/imports`, { token: owner.token })).body.items;
+        const done = items.filter((r: any) => !['queued', 'running'].includes(r.status));
+        if (done.length > i) runs.push(done[0]);
+        else if (Date.now() > deadline) throw new Error('import did not settle');
+        else await new Promise((res) => setTimeout(res, 100));
+      }
+      expect(runs[i]).toMatchObject({ status: 'completed' });
+    }
+    const [before, after] = await Promise.all(runs.map(async (run) => (await owner.api.spaces.listFilesInRevisionById(target.id, run.revision)).data.items[0] as any));
+    expect(before.id).toBe(after.id);
+    expect(before.git.oid).not.toBe(after.git.oid);
+    const bytes = async (url: string) => {
+      const r = await fetch(q.url + new URL(url).pathname, { headers: { authorization: `Bearer ${owner.token}` } });
+      expect(r.status).toBe(200);
+      return Buffer.from(await r.arrayBuffer());
+    };
+    expect(await bytes(before.downloadURL)).toEqual(png(1));
+    expect(await bytes(after.downloadURL)).toEqual(png(2));
+    const live = (await owner.api.spaces.listFiles(target.id)).data.items[0] as any;
+    expect(await bytes(live.downloadURL)).toEqual(png(2));
+    const missing = await q.http('GET', `/v1/spaces/${target.id}/revisions/${runs[0].revision}/files/nofile/download`, { token: owner.token });
+    expect(missing.status).toBe(404);
+    const stranger404 = await q.http('GET', new URL(before.downloadURL).pathname, { token: stranger.token });
+    expect(stranger404.status).toBe(404);
+  });
+
   it("a revision of another space, or none at all, is a 404 in GitBook's body: never that space's content", async () => {
     const other = (await owner.api.orgs.createSpace(orgId, { title: 'Other' } as any)).data;
     const reads = (revisionId: string) => [

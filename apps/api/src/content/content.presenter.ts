@@ -23,6 +23,11 @@ export interface ContentPresenterContext {
   spaceId: string;
   /** Omit git metadata (metadata=false). */
   metadata: boolean;
+  /**
+   * The revision files are read in when the caller named it (revision reads): their downloadURL
+   * then gives the bytes that revision has, even if the file was replaced since.
+   */
+  filesRevision?: string;
 }
 
 /** A page of a revision tree in GitBook's shape (RevisionPageDocument / Group / Link). */
@@ -78,7 +83,9 @@ export function presentFile(ctx: ContentPresenterContext, file: RevisionFileNode
     id: file.id,
     name: file.name,
     contentType: file.contentType,
-    downloadURL: `${ctx.config.publicUrl}/v1/spaces/${ctx.spaceId}/content/files/${file.id}/download`,
+    downloadURL: ctx.filesRevision
+      ? `${ctx.config.publicUrl}/v1/spaces/${ctx.spaceId}/revisions/${ctx.filesRevision}/files/${file.id}/download`
+      : `${ctx.config.publicUrl}/v1/spaces/${ctx.spaceId}/content/files/${file.id}/download`,
     size: file.size,
   };
   if (file.width && file.height) out.dimensions = { width: file.width, height: file.height };

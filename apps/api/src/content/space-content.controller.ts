@@ -9,6 +9,7 @@ import { entityId, parseInput } from '../http/validation';
 import { AccessService } from '../permissions/access.service';
 import { filesQuery, pageByIdQuery, pageByPathQuery, revisionQuery } from './content-options';
 import { ContentReader } from './content-reader';
+import { sendFile } from './send-file';
 
 /** The space's live content: its current revision, files and pages (by id or by path). */
 @Controller('v1/spaces/:spaceId/content')
@@ -37,8 +38,7 @@ export class SpaceContentController {
 
   /**
    * A file's bytes (RevisionFile.downloadURL): as the live revision has it, or the newest
-   * revision of the space that has it (a change request's file). The URL names a file, whose
-   * bytes change when the file is replaced, so caches revalidate by the blob id (ETag).
+   * revision of the space that has it (a change request's file).
    */
   @Get('files/:fileId/download')
   async download(
@@ -52,23 +52,7 @@ export class SpaceContentController {
     parseInput(entityId, fileId, 'fileId');
     const file = await this.content.file(spaceId, fileId, space.revision);
     if (!file) throw notFound('File not found in this space');
-    const etag = `"${file.blob}"`;
-    void reply
-      .header('etag', etag)
-      .header('cache-control', 'private, no-cache')
-      .header('x-content-type-options', 'nosniff')
-      // An SVG or HTML file must not run as this origin's page.
-      .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");
-    if (ifNoneMatch && ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)) {
-      await reply.status(304).send();
-      return;
-    }
-    const bytes = await this.store.readBlob(spaceId, file.blob);
-    await reply
-      .status(200)
-      .header('content-type', file.contentType || 'application/octet-stream')
-      .header('content-disposition', `inline; filename*=UTF-8''${encodeURIComponent(file.name)}`)
-      .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    await sendFile(reply, this.store, spaceId, file, ifNoneMatch);
   }
 
   @Get('page/:pageId')

@@ -1,11 +1,15 @@
-import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
+import { Controller, Get, Headers, Inject, Param, Query, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { notFound } from '@quire/domain';
+import { ContentStore } from '@quire/content/store';
 import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
+import { ContentQueries } from '@quire/read-models/content/content.queries';
 import { Caller, CurrentCaller } from '../http/auth';
 import { entityId, parseInput } from '../http/validation';
 import { AccessService } from '../permissions/access.service';
 import { documentByIdQuery, documentQuery, filesQuery, pageByIdQuery, pageByPathQuery, revisionQuery } from '../content/content-options';
 import { ContentReader } from '../content/content-reader';
+import { sendFile } from '../content/send-file';
 
 /**
  * GitBook's reads of any revision of a space (a past live revision, a change request's head, a
@@ -17,6 +21,8 @@ export class RevisionContentController {
   constructor(
     private readonly access: AccessService,
     private readonly reader: ContentReader,
+    private readonly content: ContentQueries,
+    private readonly store: ContentStore,
     @Inject(QUIRE_CONFIG) private readonly config: QuireConfig,
   ) {}
 
@@ -24,21 +30,21 @@ export class RevisionContentController {
   async revision(@Param('spaceId') spaceId: string, @Param('revisionId') revisionId: string, @Query() query: unknown, @CurrentCaller() caller: Caller) {
     const q = parseInput(revisionQuery, query, 'query');
     await this.access.spaceAccess(caller, spaceId, 'read');
-    return this.reader.revision({ config: this.config, spaceId, metadata: q.metadata }, revisionId, 'caller');
+    return this.reader.revision({ config: this.config, spaceId, metadata: q.metadata, filesRevision: revisionId }, revisionId, 'caller');
   }
 
   @Get('revisions/:revisionId/pages')
   async pages(@Param('spaceId') spaceId: string, @Param('revisionId') revisionId: string, @Query() query: unknown, @CurrentCaller() caller: Caller) {
     const q = parseInput(revisionQuery, query, 'query');
     await this.access.spaceAccess(caller, spaceId, 'read');
-    return this.reader.pages({ config: this.config, spaceId, metadata: q.metadata }, revisionId, 'caller');
+    return this.reader.pages({ config: this.config, spaceId, metadata: q.metadata, filesRevision: revisionId }, revisionId, 'caller');
   }
 
   @Get('revisions/:revisionId/files')
   async files(@Param('spaceId') spaceId: string, @Param('revisionId') revisionId: string, @Query() query: unknown, @CurrentCaller() caller: Caller) {
     const q = parseInput(filesQuery, query, 'query');
     await this.access.spaceAccess(caller, spaceId, 'read');
-    return this.reader.files({ config: this.config, spaceId, metadata: q.metadata }, revisionId, q, 'caller');
+    return this.reader.files({ config: this.config, spaceId, metadata: q.metadata, filesRevision: revisionId }, revisionId, q, 'caller');
   }
 
   @Get('revisions/:revisionId/files/:fileId')
@@ -51,7 +57,25 @@ export class RevisionContentController {
   ) {
     const q = parseInput(revisionQuery, query, 'query');
     await this.access.spaceAccess(caller, spaceId, 'read');
-    return this.reader.file({ config: this.config, spaceId, metadata: q.metadata }, revisionId, fileId, 'caller');
+    return this.reader.file({ config: this.config, spaceId, metadata: q.metadata, filesRevision: revisionId }, revisionId, fileId, 'caller');
+  }
+
+  /** The file's bytes as this revision has them (its downloadURL in revision reads), whatever replaced them since. */
+  @Get('revisions/:revisionId/files/:fileId/download')
+  async download(
+    @Param('spaceId') spaceId: string,
+    @Param('revisionId') revisionId: string,
+    @Param('fileId') fileId: string,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @CurrentCaller() caller: Caller,
+    @Res() reply: FastifyReply,
+  ) {
+    await this.access.spaceAccess(caller, spaceId, 'read');
+    await this.reader.requireRevision(spaceId, revisionId);
+    parseInput(entityId, fileId, 'fileId');
+    const file = await this.content.revisionFile(spaceId, revisionId, fileId);
+    if (!file) throw notFound('File not found in this revision');
+    await sendFile(reply, this.store, spaceId, file, ifNoneMatch);
   }
 
   @Get('revisions/:revisionId/page/:pageId')

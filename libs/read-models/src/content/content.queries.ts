@@ -142,6 +142,15 @@ export class ContentQueries {
     return r.rows[0]?.file;
   }
 
+  /** A file exactly as one revision has it (undefined when that revision has no such file). */
+  async revisionFile(spaceId: string, revisionId: string, fileId: string): Promise<RevisionFileNode | undefined> {
+    const r = await this.db.query<{ file: RevisionFileNode }>(
+      `SELECT f AS file FROM rm_revisions r, jsonb_array_elements(r.files) f WHERE r.space_id = $1 AND r.id = $2 AND f->>'id' = $3`,
+      [spaceId, revisionId, fileId],
+    );
+    return r.rows[0]?.file;
+  }
+
   /** One query: the page with its subtree and, when asked, its content as markdown or document. */
   async page(spaceId: string, revisionId: string, by: { id: string } | { path: string }, content: PageContent): Promise<PageRow | undefined> {
     const where = 'id' in by ? 'p.page_id = $3' : 'p.path = $3';

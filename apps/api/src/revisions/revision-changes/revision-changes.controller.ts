@@ -31,7 +31,8 @@ export class RevisionChangesController {
     const revision = await this.reader.requireRevision(spaceId, revisionId);
     const changes = await this.changes.between(spaceId, revision.parents[0], revisionId);
     const merged = revision.kind === 'merge' && revision.merged_from ? await this.changeRequests.byIdOrNumber(spaceId, revision.merged_from) : undefined;
-    return presentSemanticChanges({ config: this.config, spaceId, metadata: q.metadata }, changes, q.limit, merged ? presentChangeRequest(this.config, merged) : undefined);
+    const revisions = { before: revision.parents[0], after: revisionId };
+    return presentSemanticChanges({ config: this.config, spaceId, metadata: q.metadata }, changes, q.limit, revisions, merged ? presentChangeRequest(this.config, merged) : undefined);
   }
 
   /** From the change request's base (the space revision it started from or was last updated with) to its head. */
@@ -39,7 +40,8 @@ export class RevisionChangesController {
   async changeRequestChanges(@Param('spaceId') spaceId: string, @Param('changeRequestId') key: string, @Query() query: unknown, @CurrentCaller() caller: Caller) {
     const q = parseInput(changeRequestChangesQuery, query, 'query');
     const { row } = await this.changeRequestAccess.changeRequest(caller, spaceId, key, 'read');
-    const changes = await this.changes.between(spaceId, row.revision_merged_ancestor ?? row.revision_initial, row.revision);
-    return presentSemanticChanges({ config: this.config, spaceId, metadata: true }, changes, q.limit);
+    const base = row.revision_merged_ancestor ?? row.revision_initial;
+    const changes = await this.changes.between(spaceId, base, row.revision);
+    return presentSemanticChanges({ config: this.config, spaceId, metadata: true }, changes, q.limit, { before: base, after: row.revision });
   }
 }

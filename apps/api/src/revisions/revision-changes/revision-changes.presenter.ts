@@ -2,10 +2,16 @@ import type { RevisionFileNode, RevisionPageNode } from '@quire/domain';
 import type { SemanticChange } from '@quire/content/revision';
 import { ContentPresenterContext, presentCover, presentFile, presentLayout } from '../../content/content.presenter';
 
-/** GitBook's RevisionSemanticChanges: the first `limit` changes, how many more there are, and the merged change request. */
-export function presentSemanticChanges(ctx: ContentPresenterContext, changes: readonly SemanticChange[], limit: number, mergedFrom?: unknown) {
+/**
+ * GitBook's RevisionSemanticChanges: the first `limit` changes, how many more there are, and the
+ * merged change request. A file's downloadURL gives its bytes in the revision that has them (the
+ * earlier one for a deleted file).
+ */
+export function presentSemanticChanges(ctx: ContentPresenterContext, changes: readonly SemanticChange[], limit: number, revisions: { before?: string; after: string }, mergedFrom?: unknown) {
+  const after = { ...ctx, filesRevision: revisions.after };
+  const before = { ...ctx, filesRevision: revisions.before };
   return {
-    changes: changes.slice(0, limit).map((c) => presentChange(ctx, c)),
+    changes: changes.slice(0, limit).map((c) => presentChange(c.type === 'file_deleted' ? before : after, c)),
     ...(changes.length > limit ? { more: changes.length - limit } : {}),
     ...(mergedFrom ? { mergedFrom } : {}),
   };
