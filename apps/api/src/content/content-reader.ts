@@ -13,6 +13,7 @@ import { entityId, parseInput } from '../http/validation';
 import { AccessService } from '../permissions/access.service';
 import { ChangeRequestQueries } from '@quire/read-models/change-requests/change-requests.queries';
 import { presentChangeRequest } from '../change-requests/change-requests.presenter';
+import type { AccessFactsRow } from '@quire/read-models/permissions/permissions.queries';
 
 /**
  * How long a read waits for the content read model to hold a revision that another read model
@@ -96,8 +97,7 @@ export class ContentReader {
   async livePage(ctx: ContentPresenterContext, caller: Caller, by: { id: string } | { path: string }, options: PageOptions) {
     const path = pagePath(by);
     return this.pageFrom(ctx, path, options, () => this.content.livePage(ctx.spaceId, caller.user.id, path !== undefined ? { path } : by, options.format ?? 'none'), (row) => {
-      const role = row ? this.access.roleOf(caller, row as any) : null;
-      if (!row || !role || row.space_deleted_at) throw notFound('Space not found');
+      this.admitReader(caller, row);
     });
   }
 
@@ -107,9 +107,8 @@ export class ContentReader {
     parseInput(entityId, key, 'changeRequestId');
     const path = pagePath(by);
     return this.pageFrom(ctx, path, options, () => this.changeRequests.page(ctx.spaceId, caller.user.id, key, path !== undefined ? { path } : by, options.format ?? 'none'), (row) => {
-      const role = row ? this.access.roleOf(caller, row) : null;
-      if (!row || !role || row.space_deleted_at) throw notFound('Space not found');
-      if (!row.change_request_id) throw notFound('Change request not found');
+      this.admitReader(caller, row);
+      if (!row!.change_request_id) throw notFound('Change request not found');
     });
   }
 
@@ -130,9 +129,8 @@ export class ContentReader {
     parseInput(entityId, revisionId, 'revisionId');
     const path = pagePath(by);
     return this.pageFrom(ctx, path, options, () => this.content.revisionPage(ctx.spaceId, caller.user.id, revisionId, path !== undefined ? { path } : by, options.format ?? 'none'), (row) => {
-      const role = row ? this.access.roleOf(caller, row as any) : null;
-      if (!row || !role || row.space_deleted_at) throw notFound('Space not found');
-      if (!row.revision) throw notFound('Revision not found in this space');
+      this.admitReader(caller, row);
+      if (!row!.revision) throw notFound('Revision not found in this space');
     });
   }
 
@@ -147,6 +145,16 @@ export class ContentReader {
     const document = parseBlobMarkdown(documentId, found.markdown).document;
     const body = await this.body(ctx.spaceId, found.revision_id, { file: found.file, blob: documentId, markdown: found.markdown, document }, { ...options, format: 'document', 'format.markdown.refs': 'relative' });
     return body!.document;
+  }
+
+  /**
+   * Whether the caller may read the space a page row was read from (its access facts come with
+   * the row): the one check of every page read, live, of a change request or of a revision.
+   */
+  private admitReader(caller: Caller, row: ({ space_deleted_at: string | null } & Record<keyof AccessFactsRow, string | null>) | undefined): void {
+    // The facts as the page functions return them: text columns, checked by roleOf.
+    const role = row ? this.access.roleOf(caller, row as AccessFactsRow) : null;
+    if (!row || !role || row.space_deleted_at) throw notFound('Space not found');
   }
 
   /**
