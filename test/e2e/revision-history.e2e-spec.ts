@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
+import { until } from '../chaos/chaos-support';
 import { createRepoFromFiles, startGitHttpServer } from '../support/git-http-server';
 import { startTestQuire, TestQuire } from '../support/quire-app';
 
@@ -129,12 +130,10 @@ describe('revision history, restore and page diff (e2e)', () => {
         for (const standalone of [false, true]) {
           const r = await q.http('POST', `/v1/spaces/${space.id}/git/import`, { token: owner.token, body: { url: `${git.url}/docs.git`, ref: 'refs/heads/main', standalone } });
           expect(r.status).toBe(204);
-          for (const deadline = Date.now() + 60_000; ; ) {
+          await until('the import to finish', async () => {
             const items = (await get(owner, `/v1/spaces/${space.id}/git/imports`)).body.items;
-            if (items.filter((i: any) => !['queued', 'running'].includes(i.status)).length > (standalone ? 1 : 0)) break;
-            if (Date.now() > deadline) throw new Error('import did not settle');
-            await new Promise((res) => setTimeout(res, 100));
-          }
+            return items.filter((i: any) => !['queued', 'running'].includes(i.status)).length > (standalone ? 1 : 0);
+          });
         }
         const imports = (await get(owner, `/v1/spaces/${space.id}/git/imports`)).body.items;
         const history = (await get(owner, `/v1/spaces/${space.id}/revisions`)).body.items;

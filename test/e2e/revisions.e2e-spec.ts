@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
+import { until } from '../chaos/chaos-support';
 import { createRepoFromFiles, startGitHttpServer } from '../support/git-http-server';
 import { startTestQuire, TestQuire } from '../support/quire-app';
 
@@ -74,6 +75,14 @@ describe('revisions (e2e, official client)', () => {
     expect(q.violations).toEqual([]);
   });
 
+  /** The newest git import of the space once `count` of them have finished. */
+  const settled = (spaceId: string, count: number) =>
+    until(`${count} git import(s) of ${spaceId} to finish`, async () => {
+      const items = (await q.http('GET', `/v1/spaces/${spaceId}/git/imports`, { token: owner.token })).body.items;
+      const done = items.filter((i: any) => !['queued', 'running'].includes(i.status));
+      return done.length >= count && done[0];
+    });
+
   it('a past revision reads as it was: the revision, its pages, files and a page by id and by path', async () => {
     const { data: revision } = await owner.api.spaces.getRevisionById(space.id, first.id);
     expect(revision).toMatchObject({ object: 'revision', id: first.id, type: 'merge', parents: first.parents });
@@ -129,13 +138,7 @@ describe('revisions (e2e, official client)', () => {
     const target = (await owner.api.orgs.createSpace(orgId, { title: 'Standalone' } as any)).data;
     const r = await q.http('POST', `/v1/spaces/${target.id}/git/import`, { token: owner.token, body: { url: `${git.url}/standalone.git`, ref: 'refs/heads/main', standalone: true } });
     expect(r.status).toBe(204);
-    let run: any;
-    for (const deadline = Date.now() + 60_000; !run; ) {
-      const items = (await q.http('GET', `/v1/spaces/${target.id}/git/imports`, { token: owner.token })).body.items;
-      run = items.find((i: any) => !['queued', 'running'].includes(i.status));
-      if (!run && Date.now() > deadline) throw new Error('import did not settle');
-      if (!run) await new Promise((res) => setTimeout(res, 100));
-    }
+    const run = await settled(target.id, 1);
     expect(run).toMatchObject({ status: 'completed', standalone: true });
     expect((await owner.api.spaces.getCurrentRevision(target.id)).data.id).not.toBe(run.revision);
     const { data: imported } = await owner.api.spaces.getRevisionById(target.id, run.revision);
@@ -155,13 +158,7 @@ describe('revisions (e2e, official client)', () => {
     for (const [i, shade] of [1, 2].entries()) {
       await createRepoFromFiles(gitRoot, `replaced-${i}`, { 'README.md': '# Replaced\n\n![](.gitbook/assets/pic.png)\n', 'SUMMARY.md': '* [Replaced](README.md)\n', '.gitbook/assets/pic.png': png(shade) });
       expect((await q.http('POST', `/v1/spaces/${target.id}/git/import`, { token: owner.token, body: { url: `${git.url}/replaced-${i}.git`, ref: 'refs/heads/main' } })).status).toBe(204);
-      for (const deadline = Date.now() + 60_000; runs.length <= i; ) {
-        const items = (await q.http('GET', `/v1/spaces/${target.id}/git/imports`, { token: owner.token })).body.items;
-        const done = items.filter((r: any) => !['queued', 'running'].includes(r.status));
-        if (done.length > i) runs.push(done[0]);
-        else if (Date.now() > deadline) throw new Error('import did not settle');
-        else await new Promise((res) => setTimeout(res, 100));
-      }
+      runs.push(await settled(target.id, i + 1));
       expect(runs[i]).toMatchObject({ status: 'completed' });
     }
     const [before, after] = await Promise.all(runs.map(async (run) => (await owner.api.spaces.listFilesInRevisionById(target.id, run.revision)).data.items[0] as any));
