@@ -10,6 +10,8 @@ import { Projection } from '@quire/projections/projection';
 export const revisionHistoryProjection: Projection = {
   name: 'revision-history',
   version: 1,
+  // apply reads no result of its writes: a rebuild may coalesce them.
+  writeResultsUnused: true,
   tables: ['rm_revision_history'],
   handles: ['RevisionCreated', 'GitImportCompleted'],
   schema: (t) => `
