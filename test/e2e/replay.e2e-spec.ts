@@ -64,6 +64,14 @@ async function seedContent(q: TestQuire, users: User[], orgId: string): Promise<
   await ok(call('POST', `${crPath(handbook.id, second.id)}/update`), 200);
   await ok(call('PATCH', crPath(handbook.id, second.id), { status: 'open' }), 200);
 
+  // Review: reviewers asked (one taken off again), reviews of which an edit made one outdated.
+  await ok(call('POST', `${crPath(handbook.id, second.id)}/requested-reviewers`, { users: [b.id, owner.id] }), 200);
+  expect((await call('DELETE', `${crPath(handbook.id, second.id)}/requested-reviewers/${owner.id}`)).status).toBe(205);
+  await ok(call('POST', `${crPath(handbook.id, second.id)}/reviews`, { status: 'changes-requested' }, b.token), 201);
+  await content(handbook.id, second.id, [{ operation: 'update_page', page: guide.id, document: { markdown: '# Guide\n\nStart here, then read on. Reviewed.\n' } }]);
+  await ok(call('POST', `${crPath(handbook.id, second.id)}/reviews`, { status: 'approved' }, b.token), 201);
+  await ok(call('POST', `${crPath(handbook.id, second.id)}/reviews`, { status: 'approved' }), 201);
+
   // One archived, on the other space.
   const stale = await ok(call('POST', crPath(notes.id), { subject: 'Abandoned' }), 201);
   await content(notes.id, stale.id, [{ operation: 'insert_page', title: 'Draft', document: { markdown: '# Draft\n\nNot yet.\n' } }]);
@@ -132,6 +140,8 @@ describe('replay (e2e)', () => {
     const rows = (table: string) => before[table].map((r) => JSON.parse(r as string));
     expect(rows('rm_change_requests').map((r) => r.status).sort()).toEqual(['archived', 'merged', 'merged', 'open']);
     expect(rows('rm_collections').some((r) => r.depth === 2)).toBe(true);
+    expect(rows('rm_change_request_reviews').map((r) => [r.status, r.superseded]).sort()).toEqual([['approved', false], ['approved', false], ['changes-requested', true]]);
+    expect(rows('rm_change_requests').find((r) => r.requested_reviewers.length > 0)?.requested_reviewers).toHaveLength(1);
     expect(rows('rm_access_nodes').some((r) => r.kind === 'space' && r.chain.length === 3)).toBe(true);
 
     const chunks: string[] = [];

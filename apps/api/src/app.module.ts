@@ -49,6 +49,10 @@ import { EditChangeRequestHandler } from './change-requests/edit-change-request/
 import { UpdateChangeRequestContentHandler } from './change-requests/update-change-request-content/update-change-request-content.handler';
 import { MergeChangeRequestHandler } from './change-requests/merge-change-request/merge-change-request.handler';
 import { UpdateChangeRequestHandler } from './change-requests/update-change-request/update-change-request.handler';
+import { ChangeRequestReviewsController } from './change-requests/change-request-reviews.controller';
+import { RequestReviewersHandler } from './change-requests/request-reviewers/request-reviewers.handler';
+import { RemoveRequestedReviewerHandler } from './change-requests/remove-requested-reviewer/remove-requested-reviewer.handler';
+import { SubmitReviewHandler } from './change-requests/submit-review/submit-review.handler';
 import { IntegrationsController } from './integrations/integrations.controller';
 import { PublishIntegrationHandler } from './integrations/publish-integration/publish-integration.handler';
 import { UnpublishIntegrationHandler } from './integrations/unpublish-integration/unpublish-integration.handler';
@@ -70,6 +74,7 @@ const commandHandlers = [ImportGitRepositoryHandler, ExportGitRepositoryHandler,
   CreateSpaceHandler, UpdateSpaceHandler, DuplicateSpaceHandler, DeleteSpaceHandler, RestoreSpaceHandler,
   CreateCollectionHandler, UpdateCollectionHandler, SetSpacePermissionsHandler, SetCollectionPermissionsHandler,
   CreateChangeRequestHandler, EditChangeRequestHandler, UpdateChangeRequestContentHandler, MergeChangeRequestHandler, UpdateChangeRequestHandler,
+  RequestReviewersHandler, RemoveRequestedReviewerHandler, SubmitReviewHandler,
   PublishIntegrationHandler, UnpublishIntegrationHandler, SetCustomHostnameHandler, RemoveCustomHostnameHandler,
   RestoreRevisionHandler];
 
@@ -80,7 +85,7 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [InfrastructureModule.forRuntime(runtime), CqrsModule.forRoot(), OperatorsModule.forRuntime(runtime), ...extra],
-      controllers: [HealthController, UsersController, OrganizationsController, SpacesController, CollectionsController, PermissionsController, SpaceContentController, RevisionContentController, RevisionChangesController, ListRevisionsController, RestoreRevisionController, PageDiffController, GitSyncController, ExportGitRepositoryController, ListGitExportsController, ChangeRequestsController, ChangeRequestContentController, IntegrationsController, UrlsController, SearchController, AskController, CustomHostnamesController, siteController(runtime.config)],
+      controllers: [HealthController, UsersController, OrganizationsController, SpacesController, CollectionsController, PermissionsController, SpaceContentController, RevisionContentController, RevisionChangesController, ListRevisionsController, RestoreRevisionController, PageDiffController, GitSyncController, ExportGitRepositoryController, ListGitExportsController, ChangeRequestsController, ChangeRequestContentController, ChangeRequestReviewsController, IntegrationsController, UrlsController, SearchController, AskController, CustomHostnamesController, siteController(runtime.config)],
       providers: [
         ContentReader,
         RevisionChanges,

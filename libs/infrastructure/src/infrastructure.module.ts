@@ -13,6 +13,7 @@ import { SpaceQueries } from '@quire/read-models/spaces/spaces.queries';
 import { CollectionQueries } from '@quire/read-models/collections/collections.queries';
 import { AccessQueries } from '@quire/read-models/permissions/permissions.queries';
 import { ChangeRequestQueries } from '@quire/read-models/change-requests/change-requests.queries';
+import { ChangeRequestReviewQueries } from '@quire/read-models/change-request-reviews/reviews.queries';
 import { IntegrationQueries } from '@quire/read-models/integrations/integrations.queries';
 
 /** Exposes one process's Runtime (connections, projector, executor) to Nest's container. */
@@ -42,9 +43,10 @@ export class InfrastructureModule {
         { provide: CollectionQueries, useValue: new CollectionQueries(runtime.db) },
         { provide: AccessQueries, useValue: new AccessQueries(runtime.db) },
         { provide: ChangeRequestQueries, useValue: new ChangeRequestQueries(runtime.db) },
+        { provide: ChangeRequestReviewQueries, useValue: new ChangeRequestReviewQueries(runtime.db) },
         { provide: IntegrationQueries, useValue: new IntegrationQueries(runtime.db) },
       ],
-      exports: [Runtime, ContentStore, JobQueues, ContentQueries, GitImportQueries, GitExportQueries, RevisionHistoryQueries, QUIRE_CONFIG, LOGGER, DB, EVENT_STORE, PROJECTOR, REDIS, CommandExecutor, IdentityQueries, SpaceQueries, CollectionQueries, AccessQueries, ChangeRequestQueries, IntegrationQueries],
+      exports: [Runtime, ContentStore, JobQueues, ContentQueries, GitImportQueries, GitExportQueries, RevisionHistoryQueries, QUIRE_CONFIG, LOGGER, DB, EVENT_STORE, PROJECTOR, REDIS, CommandExecutor, IdentityQueries, SpaceQueries, CollectionQueries, AccessQueries, ChangeRequestQueries, ChangeRequestReviewQueries, IntegrationQueries],
     };
   }
 }

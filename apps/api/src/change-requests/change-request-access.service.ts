@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError, notFound, Role, spacePermissions } from '@quire/domain';
+import { DomainError, notFound, Role, roleAtLeast, spacePermissions } from '@quire/domain';
+import { IdentityQueries } from '@quire/read-models/identity/identity.queries';
+import { AccessQueries } from '@quire/read-models/permissions/permissions.queries';
 import { ChangeRequestQueries, ChangeRequestRow } from '@quire/read-models/change-requests/change-requests.queries';
 import { SpaceAccessRow } from '@quire/read-models/permissions/permissions.queries';
 import { Caller } from '../http/auth';
@@ -7,7 +9,7 @@ import { entityId, parseInput } from '../http/validation';
 import { AccessService } from '../permissions/access.service';
 
 /** What an operation on change requests needs on their space (docs/permissions.md). */
-export type ChangeRequestRight = 'read' | 'edit' | 'merge';
+export type ChangeRequestRight = 'read' | 'comment' | 'review' | 'edit' | 'merge';
 
 /**
  * Access to a space's change requests: 404 when the caller cannot see the space, 403 when
@@ -19,6 +21,8 @@ export class ChangeRequestAccess {
   constructor(
     private readonly access: AccessService,
     private readonly changeRequests: ChangeRequestQueries,
+    private readonly accessFacts: AccessQueries,
+    private readonly identity: IdentityQueries,
   ) {}
 
   async space(caller: Caller, spaceId: string, right: ChangeRequestRight): Promise<{ space: SpaceAccessRow; role: Role }> {
@@ -27,6 +31,8 @@ export class ChangeRequestAccess {
     if (right === 'edit' && !permissions.edit) {
       throw new DomainError('forbidden', space.edit_mode === 'locked' ? 'The space is locked: it takes no edits' : 'This requires the edit role on the space');
     }
+    if (right === 'comment' && !permissions.comment) throw new DomainError('forbidden', 'This requires the comment role on the space');
+    if (right === 'review' && !permissions.review) throw new DomainError('forbidden', 'Reviewing requires the review role on the space');
     if (right === 'merge' && !permissions.merge) {
       throw new DomainError('forbidden', space.edit_mode === 'locked' ? 'The space is locked: nothing can be merged into it' : 'Merging requires the review role on the space');
     }
@@ -48,6 +54,14 @@ export class ChangeRequestAccess {
     const head = await this.changeRequests.head(spaceId, key);
     if (!head) throw notFound('Change request not found');
     return head;
+  }
+
+  /** Whether another user exists (undefined when not) and holds the review role on the space. */
+  async canReview(spaceId: string, userId: string): Promise<boolean | undefined> {
+    const user = await this.identity.user(userId);
+    if (!user) return undefined;
+    const facts = await this.accessFacts.space(spaceId, userId);
+    return !!facts && roleAtLeast(this.access.roleOf({ user, instanceAdmin: user.instance_admin }, facts), 'review');
   }
 
   /** The change request as the read models have it now. */

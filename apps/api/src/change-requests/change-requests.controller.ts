@@ -93,7 +93,7 @@ export class ChangeRequestsController {
 }
 
 /** A description is kept as the document its markdown reads back as, so what is served always fits GitBook's schema. */
-function normaliseDescription(doc: unknown): JSONDocument {
+export function normaliseDescription(doc: unknown): JSONDocument {
   try {
     // A leading paragraph keeps a first `# heading` in the document (a page would take it as its title).
     const parsed = markdownToDocument(`.\n\n${documentToMarkdown(doc as JSONDocument)}`).document;

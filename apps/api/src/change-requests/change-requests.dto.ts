@@ -10,7 +10,7 @@ export const createChangeRequestBody = z.looseObject({
 });
 
 /** A JSONDocument as clients send it; the handler normalises it (see normaliseDescription). */
-const jsonDocument = z.looseObject({
+export const jsonDocument = z.looseObject({
   object: z.literal('document'),
   data: z.record(z.string(), z.unknown()).optional(),
   nodes: z.array(z.looseObject({ object: z.string() })).max(10_000),

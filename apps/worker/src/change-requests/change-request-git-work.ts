@@ -5,6 +5,7 @@ import {
   changeRequestStream,
   decideChangeRequest,
   mergeRuleViolations,
+  reviewFacts,
   RevisionCreated,
   spaceMergeEvents,
   spaceStream,
@@ -88,8 +89,7 @@ export class ChangeRequestGitWork {
         hasDescription: cr.state.description !== undefined && cr.state.description !== null,
         createdBy: cr.state.createdBy!,
         actorId: job.actorId,
-        approvedReviews: 0,
-        reviews: 0,
+        reviews: reviewFacts(cr.state),
       });
       if (violations.length > 0) {
         return this.refuseMerge(job, spaceHead, 'merge_rules', `The merge rules of this space block the merge: ${violations.join('; ')}`);

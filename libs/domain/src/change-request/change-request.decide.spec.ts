@@ -2,7 +2,7 @@ import { RevisionCreated } from '../revision/revision.events';
 import { ChangeRequestEvent } from './change-request.events';
 import { decideChangeRequest, PendingRequestError, StaleHeadError } from './change-request.decide';
 import { changeRequestAggregate, changeRequestBase, ChangeRequestState } from './change-request.state';
-import { mergeRuleViolations } from './merge-rules';
+import { MergeFacts, mergeRuleViolations, reviewFacts } from './merge-rules';
 import { decideChangeRequestNumber, spaceForChangeRequestsAggregate } from './space-change-requests';
 
 const now = new Date('2025-01-01T00:00:00Z');
@@ -111,13 +111,114 @@ describe('change request decisions', () => {
   });
 });
 
+describe('reviews', () => {
+  const review = (state: ChangeRequestState, actorId: string, status: 'approved' | 'changes-requested', reviewId = `rv-${actorId}-${state.reviews.length}`) =>
+    decideChangeRequest({ type: 'SubmitChangeRequestReview', reviewId, status, actorId }, state, ctx);
+
+  it('given requested reviewers, a review records who asked for it and answers the request', () => {
+    const requested = given(created, ...decideChangeRequest({ type: 'RequestChangeRequestReviewers', users: ['u2', 'u3', 'u2'], actorId: 'u1' }, given(created), ctx));
+    expect(Object.keys(requested.reviewRequests)).toEqual(['u2', 'u3']);
+    expect(requested.reviewRequests.u2).toMatchObject({ requestedBy: 'u1', revision: 'r0', answered: false });
+    // Asking again before they reviewed changes nothing.
+    expect(decideChangeRequest({ type: 'RequestChangeRequestReviewers', users: ['u2'], actorId: 'u1' }, requested, ctx)).toEqual([]);
+
+    const events = review(requested, 'u2', 'approved');
+    expect(events[0].data).toMatchObject({ reviewer: 'u2', status: 'approved', revision: 'r0', requestedBy: 'u1' });
+    const reviewed = given(created, ...decideChangeRequest({ type: 'RequestChangeRequestReviewers', users: ['u2', 'u3'], actorId: 'u1' }, given(created), ctx), ...events);
+    expect(reviewed.reviewRequests.u2.answered).toBe(true);
+    expect(review(reviewed, 'u4', 'approved')[0].data).not.toHaveProperty('requestedBy');
+  });
+
+  it('a later head, a newer review or a new request makes a review outdated; outdated reviews do not approve', () => {
+    const approved = given(created, ...review(given(created), 'u2', 'approved'));
+    expect(reviewFacts(approved)).toEqual([{ reviewer: 'u2', status: 'approved', outdated: false }]);
+
+    const edited = given(created, ...review(given(created), 'u2', 'approved'), revision('r1'));
+    expect(reviewFacts(edited)).toEqual([{ reviewer: 'u2', status: 'approved', outdated: true }]);
+
+    const first = review(given(created), 'u2', 'approved');
+    const changed = given(created, ...first, ...review(given(created, ...first), 'u2', 'changes-requested'));
+    expect(changed.reviews.map((r) => r.superseded)).toEqual([true, false]);
+    expect(reviewFacts(changed)).toEqual([{ reviewer: 'u2', status: 'changes-requested', outdated: false }]);
+
+    const asked = given(created, ...review(given(created), 'u2', 'approved'), ...decideChangeRequest({ type: 'RequestChangeRequestReviewers', users: ['u2'], actorId: 'u1' }, approved, ctx));
+    expect(reviewFacts(asked)).toEqual([]);
+  });
+
+  it('refuses reviews and requests on a merged change request, and reviews on an archived one', () => {
+    const merged = given(created, { type: 'ChangeRequestMerged', data: { changeRequestId: 'cr1', spaceId: 's1', requestId: 'q', from: 'open', revisionMerged: 'r9', revision: 'r0', mergedBy: 'u1', mergedAt: now.toISOString() } });
+    expect(() => review(merged, 'u2', 'approved')).toThrow(/merged/);
+    expect(() => decideChangeRequest({ type: 'RequestChangeRequestReviewers', users: ['u2'], actorId: 'u1' }, merged, ctx)).toThrow(/merged/);
+    const archived = given(created, { type: 'ChangeRequestStatusChanged', data: { changeRequestId: 'cr1', spaceId: 's1', from: 'draft', to: 'archived', by: 'u1', at: now.toISOString() } });
+    expect(() => review(archived, 'u2', 'approved')).toThrow(/archived/);
+  });
+
+  it('removes a requested reviewer once; their reviews stay', () => {
+    const state = given(created, ...decideChangeRequest({ type: 'RequestChangeRequestReviewers', users: ['u2'], actorId: 'u1' }, given(created), ctx));
+    const events = decideChangeRequest({ type: 'UnrequestChangeRequestReviewer', userId: 'u2', actorId: 'u1' }, state, ctx);
+    expect(events.map((e) => e.type)).toEqual(['ChangeRequestReviewerUnrequested']);
+    expect(given(created, ...decideChangeRequest({ type: 'RequestChangeRequestReviewers', users: ['u2'], actorId: 'u1' }, given(created), ctx), ...events).reviewRequests).toEqual({});
+    expect(decideChangeRequest({ type: 'UnrequestChangeRequestReviewer', userId: 'u3', actorId: 'u1' }, state, ctx)).toEqual([]);
+  });
+
+  it('a merge request is refused while the review rules are unmet, naming the rule', () => {
+    const space = { revision: 'r0', mergeRules: { type: 'rules' as const, rules: [{ rule: 'require_at_least_one_approved_review' as const }] } };
+    const merge = (state: ChangeRequestState) => decideChangeRequest({ type: 'RequestChangeRequestMerge', requestId: 'q', actorId: 'u1', space }, state, ctx);
+    expect(() => merge(given(created))).toThrow(/require_at_least_one_approved_review/);
+    expect(() => merge(given(created, ...review(given(created), 'u2', 'changes-requested')))).toThrow(/require_at_least_one_approved_review/);
+    expect(merge(given(created, ...review(given(created), 'u2', 'approved'))).map((e) => e.type)).toEqual(['ChangeRequestMergeRequested']);
+  });
+});
+
 describe('merge rules', () => {
-  const facts = { outdated: false, subject: 'S', hasDescription: false, createdBy: 'u1', actorId: 'u2', approvedReviews: 0, reviews: 0 };
-  it('inherit and none block nothing; allow_bypass lets its users through', () => {
+  const facts: MergeFacts = { outdated: false, subject: 'S', hasDescription: false, createdBy: 'u1', actorId: 'u2', reviews: [] };
+  const rules = (...list: any[]) => ({ type: 'rules' as const, rules: list });
+  const approved = (reviewer: string, outdated = false) => ({ reviewer, status: 'approved' as const, outdated });
+  const changes = (reviewer: string, outdated = false) => ({ reviewer, status: 'changes-requested' as const, outdated });
+
+  it('inherit and none block nothing; allow_bypass lets its users through every rule', () => {
     expect(mergeRuleViolations({ type: 'inherit' }, { ...facts, outdated: true })).toEqual([]);
-    const rules = { type: 'rules' as const, rules: [{ rule: 'require_author_to_merge' as const }, { rule: 'allow_bypass' as const, users: ['u3'] }] };
-    expect(mergeRuleViolations(rules, facts)).toHaveLength(1);
-    expect(mergeRuleViolations(rules, { ...facts, actorId: 'u3' })).toEqual([]);
+    expect(mergeRuleViolations({ type: 'none' }, { ...facts, outdated: true })).toEqual([]);
+    const set = rules({ rule: 'require_author_to_merge' }, { rule: 'require_at_least_one_review' }, { rule: 'allow_bypass', users: ['u3'] });
+    expect(mergeRuleViolations(set, facts)).toHaveLength(2);
+    expect(mergeRuleViolations(set, { ...facts, actorId: 'u3' })).toEqual([]);
+  });
+
+  it('require_author_to_merge: only the author', () => {
+    const set = rules({ rule: 'require_author_to_merge' });
+    expect(mergeRuleViolations(set, facts)).toEqual([expect.stringMatching(/author.*\(require_author_to_merge\)$/)]);
+    expect(mergeRuleViolations(set, { ...facts, actorId: 'u1' })).toEqual([]);
+  });
+
+  it('require_at_least_one_review: any review of the current revision', () => {
+    const set = rules({ rule: 'require_at_least_one_review' });
+    expect(mergeRuleViolations(set, facts)).toHaveLength(1);
+    expect(mergeRuleViolations(set, { ...facts, reviews: [changes('u3', true)] })).toHaveLength(1);
+    expect(mergeRuleViolations(set, { ...facts, reviews: [changes('u3')] })).toEqual([]);
+  });
+
+  it('require_at_least_one_approved_review: an approval of the current revision (outdated ones do not count)', () => {
+    const set = rules({ rule: 'require_at_least_one_approved_review' });
+    expect(mergeRuleViolations(set, { ...facts, reviews: [approved('u3', true), changes('u4')] })).toHaveLength(1);
+    expect(mergeRuleViolations(set, { ...facts, reviews: [approved('u3'), changes('u4')] })).toEqual([]);
+  });
+
+  it('require_all_reviews_approved: every reviewer approves the current revision, and someone reviewed', () => {
+    const set = rules({ rule: 'require_all_reviews_approved' });
+    expect(mergeRuleViolations(set, facts)).toHaveLength(1);
+    expect(mergeRuleViolations(set, { ...facts, reviews: [approved('u3'), changes('u4')] })).toEqual([expect.stringMatching(/u4/)]);
+    expect(mergeRuleViolations(set, { ...facts, reviews: [approved('u3'), approved('u4', true)] })).toEqual([expect.stringMatching(/u4/)]);
+    expect(mergeRuleViolations(set, { ...facts, reviews: [approved('u3'), approved('u4')] })).toEqual([]);
+  });
+
+  it('require_specific_reviewers: all of them approve; require_one_of_specific_reviewers: one of them', () => {
+    const all = rules({ rule: 'require_specific_reviewers', users: ['u3', 'u4'] });
+    const one = rules({ rule: 'require_one_of_specific_reviewers', users: ['u3', 'u4'] });
+    const reviews = [approved('u3'), approved('u4', true), approved('u5')];
+    expect(mergeRuleViolations(all, { ...facts, reviews })).toEqual([expect.stringMatching(/u4.*require_specific_reviewers/)]);
+    expect(mergeRuleViolations(one, { ...facts, reviews })).toEqual([]);
+    expect(mergeRuleViolations(one, { ...facts, reviews: [approved('u5'), changes('u3')] })).toHaveLength(1);
+    expect(mergeRuleViolations(all, { ...facts, reviews: [approved('u3'), approved('u4')] })).toEqual([]);
   });
 });
 

@@ -2,9 +2,9 @@ import { badRequest, conflict, DomainError, notFound, unprocessable } from '../s
 import { DecideContext } from '../shared/event';
 import { RevisionCreated } from '../revision/revision.events';
 import { MergeRulesConfiguration } from '../space/space.settings';
-import { CHANGE_REQUEST_SUBJECT_MAX, ChangeRequestEvent, ChangeRequestMergeFailed } from './change-request.events';
+import { CHANGE_REQUEST_SUBJECT_MAX, ChangeRequestEvent, ChangeRequestMergeFailed, ChangeRequestReviewStatus } from './change-request.events';
 import { changeRequestBase, ChangeRequestState, PendingRequest } from './change-request.state';
-import { mergeRuleViolations } from './merge-rules';
+import { mergeRuleViolations, reviewFacts } from './merge-rules';
 
 /**
  * A pending merge or update holds the change request until its completion or failure event,
@@ -96,8 +96,38 @@ export interface CompleteChangeRequestUpdate {
   conflictPageIds?: string[];
 }
 
+/**
+ * Asks users to review the head. Who may be asked (existing users with the review role on the
+ * space) is checked by the caller on the read models; users already asked and yet to review
+ * are left as they are.
+ */
+export interface RequestChangeRequestReviewers {
+  type: 'RequestChangeRequestReviewers';
+  users: string[];
+  actorId: string;
+}
+
+export interface UnrequestChangeRequestReviewer {
+  type: 'UnrequestChangeRequestReviewer';
+  userId: string;
+  actorId: string;
+}
+
+/** A review of the head by `actorId` (who holds the review role on the space: checked by the caller). */
+export interface SubmitChangeRequestReview {
+  type: 'SubmitChangeRequestReview';
+  reviewId: string;
+  status: ChangeRequestReviewStatus;
+  /** The id of the comment that goes with the review, if any. */
+  commentId?: string;
+  actorId: string;
+}
+
 export type ChangeRequestCommand =
   | CreateChangeRequest
+  | RequestChangeRequestReviewers
+  | UnrequestChangeRequestReviewer
+  | SubmitChangeRequestReview
   | EditChangeRequest
   | RecordChangeRequestRevision
   | RequestChangeRequestMerge
@@ -161,6 +191,35 @@ export function decideChangeRequest(command: ChangeRequestCommand, state: Change
       if (state.revision !== command.onHead) throw new StaleHeadError(command.onHead, state.revision);
       return [command.revision];
     }
+    case 'RequestChangeRequestReviewers': {
+      if (state.status === 'merged') throw conflict('A merged change request takes no review requests');
+      const users = [...new Set(command.users)].filter((u) => !(state.reviewRequests[u] && !state.reviewRequests[u].answered));
+      if (users.length === 0) return [];
+      return [{ type: 'ChangeRequestReviewersRequested', data: { ...ids, users, revision: state.revision!, requestedBy: command.actorId, at } }];
+    }
+    case 'UnrequestChangeRequestReviewer':
+      if (!state.reviewRequests[command.userId]) return [];
+      return [{ type: 'ChangeRequestReviewerUnrequested', data: { ...ids, userId: command.userId, by: command.actorId, at } }];
+    case 'SubmitChangeRequestReview': {
+      if (state.status === 'merged') throw conflict('A merged change request can no longer be reviewed');
+      if (state.status === 'archived') throw conflict('An archived change request cannot be reviewed; reopen it first');
+      const request = state.reviewRequests[command.actorId];
+      return [
+        {
+          type: 'ChangeRequestReviewSubmitted',
+          data: {
+            ...ids,
+            reviewId: command.reviewId,
+            reviewer: command.actorId,
+            status: command.status,
+            revision: state.revision!,
+            ...(request ? { requestedBy: request.requestedBy } : {}),
+            ...(command.commentId ? { commentId: command.commentId } : {}),
+            at,
+          },
+        },
+      ];
+    }
     case 'RequestChangeRequestMerge': {
       // Already merged (a retried request) or already being merged: the caller waits for that.
       if (state.status === 'merged' || isPending(state.pendingMerge, command.abandoned)) return [];
@@ -173,8 +232,7 @@ export function decideChangeRequest(command: ChangeRequestCommand, state: Change
         hasDescription: state.description !== undefined && state.description !== null,
         createdBy: state.createdBy!,
         actorId: command.actorId,
-        approvedReviews: 0,
-        reviews: 0,
+        reviews: reviewFacts(state),
       });
       if (violations.length > 0) throw unprocessable(`The merge rules of this space block the merge: ${violations.join('; ')}`, { violations });
       return [{ type: 'ChangeRequestMergeRequested', data: { ...ids, requestId: command.requestId, requestedBy: command.actorId, at } }];

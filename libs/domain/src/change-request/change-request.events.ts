@@ -112,8 +112,50 @@ export type ChangeRequestUpdated = DomainEvent<
   }
 >;
 
+/** GitBook's ChangeRequestReviewStatus. */
+export const CHANGE_REQUEST_REVIEW_STATUSES = ['approved', 'changes-requested'] as const;
+export type ChangeRequestReviewStatus = (typeof CHANGE_REQUEST_REVIEW_STATUSES)[number];
+
+/**
+ * Users asked to review the change request's head `revision`. Asking again someone who has
+ * reviewed since their last request supersedes their reviews (GitBook shows those outdated).
+ */
+export type ChangeRequestReviewersRequested = DomainEvent<
+  'ChangeRequestReviewersRequested',
+  { changeRequestId: string; spaceId: string; users: string[]; revision: string; requestedBy: string; at: string }
+>;
+
+/** A requested reviewer taken off the change request; their reviews stay. */
+export type ChangeRequestReviewerUnrequested = DomainEvent<
+  'ChangeRequestReviewerUnrequested',
+  { changeRequestId: string; spaceId: string; userId: string; by: string; at: string }
+>;
+
+/**
+ * A review of the head `revision`; it supersedes the reviewer's earlier reviews. `requestedBy`
+ * names who asked for it (absent for a review nobody asked for); `commentId` the comment posted
+ * with it (a CommentPosted in that comment's stream, appended after this event).
+ */
+export type ChangeRequestReviewSubmitted = DomainEvent<
+  'ChangeRequestReviewSubmitted',
+  {
+    changeRequestId: string;
+    spaceId: string;
+    reviewId: string;
+    reviewer: string;
+    status: ChangeRequestReviewStatus;
+    revision: string;
+    requestedBy?: string;
+    commentId?: string;
+    at: string;
+  }
+>;
+
 export type ChangeRequestEvent =
   | ChangeRequestCreated
+  | ChangeRequestReviewersRequested
+  | ChangeRequestReviewerUnrequested
+  | ChangeRequestReviewSubmitted
   | ChangeRequestDetailsChanged
   | ChangeRequestStatusChanged
   | ChangeRequestMergeRequested

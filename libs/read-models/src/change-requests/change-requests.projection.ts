@@ -10,11 +10,13 @@ import { CHANGE_REQUEST_PAGE_FUNCTION } from './change-request-page.function';
 export const changeRequestsProjection: Projection = {
   name: 'change-requests',
   // 4: quire_change_request_page reads markdown only (documents are parsed on read).
-  version: 4,
+  // 5: requested_reviewers follows the review requests.
+  version: 5,
   // apply reads no result of its writes: a rebuild may coalesce them.
   writeResultsUnused: true,
   tables: ['rm_change_requests'],
-  handles: ['ChangeRequestCreated', 'ChangeRequestDetailsChanged', 'ChangeRequestStatusChanged', 'RevisionCreated', 'ChangeRequestMerged', 'ChangeRequestUpdated'],
+  handles: ['ChangeRequestCreated', 'ChangeRequestDetailsChanged', 'ChangeRequestStatusChanged', 'RevisionCreated', 'ChangeRequestMerged', 'ChangeRequestUpdated',
+    'ChangeRequestReviewersRequested', 'ChangeRequestReviewerUnrequested'],
   schema: (t) => `
     CREATE TABLE ${t('rm_change_requests')} (
       id text PRIMARY KEY,
@@ -77,6 +79,15 @@ export const changeRequestsProjection: Projection = {
           d.revisionMergedAncestor,
           d.at,
         ]);
+        break;
+      case 'ChangeRequestReviewersRequested':
+        await tx.query(
+          `UPDATE ${table} SET requested_reviewers = requested_reviewers || ARRAY(SELECT u FROM unnest($2::text[]) AS u WHERE u <> ALL(requested_reviewers)) WHERE id = $1`,
+          [d.changeRequestId, d.users],
+        );
+        break;
+      case 'ChangeRequestReviewerUnrequested':
+        await tx.query(`UPDATE ${table} SET requested_reviewers = array_remove(requested_reviewers, $2) WHERE id = $1`, [d.changeRequestId, d.userId]);
         break;
       case 'ChangeRequestMerged':
         await tx.query(`UPDATE ${table} SET status = 'merged', merged_by = $2, merged_at = $3, revision_merged = $4, updated_at = $3 WHERE id = $1`, [

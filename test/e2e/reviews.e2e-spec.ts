@@ -1,0 +1,180 @@
+import { startTestQuire, TestQuire } from '../support/quire-app';
+
+type User = Awaited<ReturnType<TestQuire['createUser']>>;
+
+describe('change request reviews and merge rules (e2e, official client)', () => {
+  let q: TestQuire;
+  let owner: User;
+  let reviewer: User;
+  let editor: User;
+  let reader: User;
+  let outsider: User;
+  let orgId: string;
+
+  beforeAll(async () => {
+    q = await startTestQuire();
+    [owner, reviewer, editor, reader, outsider] = await Promise.all(['Owner', 'Reviewer', 'Editor', 'Reader', 'Outsider'].map((n) => q.createUser(n)));
+    orgId = (await q.http('POST', '/v1/orgs', { token: owner.token, body: { title: 'Review Org' } })).body.id;
+    for (const [user, role] of [[reviewer, 'review'], [editor, 'edit'], [reader, 'read']] as const) {
+      expect((await q.http('PATCH', `/v1/orgs/${orgId}/members/${user.id}`, { token: owner.token, body: { role } })).status).toBe(200);
+    }
+  });
+  afterAll(async () => {
+    await q?.close();
+  });
+  afterEach(() => {
+    expect(q.violations).toEqual([]);
+  });
+
+  /** A space with a change request by the editor that adds one page. */
+  async function changeRequest(title: string) {
+    const { data: space } = await owner.api.orgs.createSpace(orgId, { title } as any);
+    const { data: cr } = await editor.api.spaces.createChangeRequest(space.id, { subject: `${title} CR` });
+    await editor.api.spaces.updateChangeRequestContent(space.id, cr.id, { changes: [{ operation: 'insert_page', title: 'Page', document: { markdown: '# Page\n\nText.\n' } }] });
+    const { data: fresh } = await editor.api.spaces.getChangeRequestById(space.id, cr.id);
+    return { space, cr: fresh };
+  }
+  const crPath = (spaceId: string, crId: string) => `/v1/spaces/${spaceId}/change-requests/${crId}`;
+
+  it('requests reviewers, lists them, and removes one (205, then 204)', async () => {
+    const { space, cr } = await changeRequest('Requests');
+    const { data: sent } = await editor.api.spaces.requestReviewersForChangeRequest(space.id, cr.id, { users: [reviewer.id, owner.id], subject: 'Please look' });
+    expect(sent.users).toHaveLength(2);
+    expect(sent.users![0]).toMatchObject({ object: 'change-request-requested-reviewer', kind: 'user', revision: cr.revision, requestedBy: { id: editor.id } });
+    expect((await editor.api.spaces.getChangeRequestById(space.id, cr.id)).data.subject).toBe('Please look');
+
+    const { data: list } = await reader.api.spaces.getRequestedReviewersByChangeRequestId(space.id, cr.id, { limit: 1 });
+    expect(list.items.map((r: any) => r.user.id)).toEqual([reviewer.id]);
+    const { data: rest } = await reader.api.spaces.getRequestedReviewersByChangeRequestId(space.id, cr.id, { page: list.next!.page });
+    expect(rest.items.map((r: any) => r.user.id)).toEqual([owner.id]);
+    expect(rest.next).toBeUndefined();
+
+    // The space's change requests filtered by requested reviewer.
+    const { data: awaiting } = await reviewer.api.spaces.listChangeRequestsForSpace(space.id, { requestedReviewer: reviewer.id, status: 'draft' } as any);
+    expect(awaiting.items.map((c) => c.id)).toEqual([cr.id]);
+
+    expect((await q.http('DELETE', `${crPath(space.id, cr.id)}/requested-reviewers/${owner.id}`, { token: editor.token })).status).toBe(205);
+    expect((await q.http('DELETE', `${crPath(space.id, cr.id)}/requested-reviewers/${owner.id}`, { token: editor.token })).status).toBe(204);
+    const { data: after } = await reader.api.spaces.getRequestedReviewersByChangeRequestId(space.id, cr.id);
+    expect(after.items.map((r: any) => r.user.id)).toEqual([reviewer.id]);
+  });
+
+  it('refuses reviewers who cannot review (400), unknown users (400), and callers without the right (403, 404)', async () => {
+    const { space, cr } = await changeRequest('Bad reviewers');
+    const request = (users: unknown, token = editor.token) => q.http('POST', `${crPath(space.id, cr.id)}/requested-reviewers`, { token, body: { users } });
+    const noReview = await request([editor.id]);
+    expect(noReview.status).toBe(400);
+    expect(noReview.body.error.message).toMatch(/cannot review/);
+    const unknown = await request(['nobody-here']);
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.message).toMatch(/no user nobody-here/);
+    expect((await request([])).status).toBe(400);
+    expect((await q.http('POST', `${crPath(space.id, cr.id)}/requested-reviewers`, { token: editor.token, body: {} })).status).toBe(400);
+    expect((await request([reviewer.id], reader.token)).status).toBe(403);
+    expect((await request([reviewer.id], outsider.token)).status).toBe(404);
+  });
+
+  it('records reviews of the current revision, makes them outdated by a later edit, and lets only reviewers review', async () => {
+    const { space, cr } = await changeRequest('Reviews');
+    await editor.api.spaces.requestReviewersForChangeRequest(space.id, cr.id, { users: [reviewer.id] });
+    const created = await reviewer.api.spaces.submitChangeRequestReview(space.id, cr.id, { status: 'approved' });
+    expect(created.status).toBe(201);
+    expect(created.data).toMatchObject({
+      object: 'change-request-review',
+      status: 'approved',
+      revision: cr.revision,
+      outdated: false,
+      reviewer: { id: reviewer.id },
+      requestedBy: { id: editor.id },
+      urls: { location: `${q.config.publicUrl}${crPath(space.id, cr.id)}/reviews/${created.data.id}` },
+    });
+    const { data: one } = await reader.api.spaces.getChangeRequestReviewById(space.id, cr.id, created.data.id);
+    expect(one).toEqual(created.data);
+
+    // An edit after the approval: the review is outdated.
+    await editor.api.spaces.updateChangeRequestContent(space.id, cr.id, { changes: [{ operation: 'insert_page', title: 'More', document: { markdown: 'More.' } }] });
+    const { data: afterEdit } = await reader.api.spaces.getChangeRequestReviewById(space.id, cr.id, created.data.id);
+    expect(afterEdit.outdated).toBe(true);
+
+    // The owner (admin) reviews the new head without being asked; the reviewer asks for changes.
+    const { data: byOwner } = await owner.api.spaces.submitChangeRequestReview(space.id, cr.id, { status: 'approved' });
+    expect(byOwner).not.toHaveProperty('requestedBy');
+    await reviewer.api.spaces.submitChangeRequestReview(space.id, cr.id, { status: 'changes-requested' });
+    const { data: all } = await reader.api.spaces.getReviewsByChangeRequestId(space.id, cr.id);
+    expect(all.items.map((r) => [r.reviewer.id, r.status, r.outdated])).toEqual([
+      [reviewer.id, 'changes-requested', false],
+      [owner.id, 'approved', false],
+      [reviewer.id, 'approved', true],
+    ]);
+    const { data: current } = await reader.api.spaces.getReviewsByChangeRequestId(space.id, cr.id, { outdated: false, limit: 1 });
+    expect(current.items).toHaveLength(1);
+    const { data: next } = await reader.api.spaces.getReviewsByChangeRequestId(space.id, cr.id, { outdated: false, page: current.next!.page });
+    expect(next.items.map((r) => r.reviewer.id)).toEqual([owner.id]);
+    const { data: outdated } = await reader.api.spaces.getReviewsByChangeRequestId(space.id, cr.id, { outdated: true });
+    expect(outdated.items.map((r) => r.id)).toEqual([created.data.id]);
+
+    const review = (token: string, body: unknown) => q.http('POST', `${crPath(space.id, cr.id)}/reviews`, { token, body });
+    expect((await review(editor.token, { status: 'approved' })).status).toBe(403);
+    expect((await review(reader.token, { status: 'approved' })).status).toBe(403);
+    expect((await review(outsider.token, { status: 'approved' })).status).toBe(404);
+    expect((await review(reviewer.token, {})).status).toBe(400);
+    expect((await review(reviewer.token, { status: 'maybe' })).status).toBe(400);
+    expect((await q.http('GET', `${crPath(space.id, cr.id)}/reviews/nope`, { token: reader.token })).status).toBe(404);
+  });
+
+  it('refuses merges that break review rules with a 422 naming the rule, applying nothing; allow_bypass lets its users merge', async () => {
+    const { space, cr } = await changeRequest('Rules');
+    await owner.api.spaces.updateSpaceById(space.id, {
+      mergeRules: { type: 'rules', rules: [{ rule: 'require_at_least_one_approved_review' }, { rule: 'require_specific_reviewers', users: [reviewer.id] }] },
+    } as any);
+    const merge = (token: string) => q.http('POST', `${crPath(space.id, cr.id)}/merge`, { token });
+    const refused = await merge(owner.token);
+    expect(refused.status).toBe(422);
+    expect(refused.body.error).toMatchObject({ code: 422 });
+    expect(refused.body.error.message).toMatch(/require_at_least_one_approved_review/);
+    expect(refused.body.error.message).toMatch(/require_specific_reviewers/);
+    const before = (await owner.api.spaces.getSpaceById(space.id)).data.revision;
+
+    // The owner's approval meets the first rule only.
+    await owner.api.spaces.submitChangeRequestReview(space.id, cr.id, { status: 'approved' });
+    const stillRefused = await merge(owner.token);
+    expect(stillRefused.status).toBe(422);
+    expect(stillRefused.body.error.message).not.toMatch(/require_at_least_one_approved_review/);
+    expect(stillRefused.body.error.message).toMatch(/require_specific_reviewers/);
+    expect((await owner.api.spaces.getSpaceById(space.id)).data.revision).toBe(before);
+    expect((await owner.api.spaces.getChangeRequestById(space.id, cr.id)).data.status).not.toBe('merged');
+
+    // The required reviewer approves, then an edit makes that approval outdated: refused again.
+    await reviewer.api.spaces.submitChangeRequestReview(space.id, cr.id, { status: 'approved' });
+    await editor.api.spaces.updateChangeRequestContent(space.id, cr.id, { changes: [{ operation: 'insert_page', title: 'Late', document: { markdown: 'Late.' } }] });
+    expect((await merge(owner.token)).status).toBe(422);
+    await reviewer.api.spaces.submitChangeRequestReview(space.id, cr.id, { status: 'approved' });
+    await owner.api.spaces.submitChangeRequestReview(space.id, cr.id, { status: 'approved' });
+    const merged = await merge(reviewer.token);
+    expect(merged.status).toBe(200);
+    expect(merged.body.result).toBe('merge');
+
+    // A review of a merged change request is refused.
+    const late = await q.http('POST', `${crPath(space.id, cr.id)}/reviews`, { token: reviewer.token, body: { status: 'approved' } });
+    expect(late.status).toBe(409);
+    expect(late.body.error.message).toMatch(/merged/);
+  });
+
+  it('require_author_to_merge and allow_bypass', async () => {
+    const { space, cr } = await changeRequest('Author');
+    await owner.api.spaces.updateSpaceById(space.id, {
+      mergeRules: { type: 'rules', rules: [{ rule: 'require_author_to_merge' }, { rule: 'require_all_reviews_approved' }, { rule: 'allow_bypass', users: [owner.id] }] },
+    } as any);
+    const { data: second } = await editor.api.spaces.createChangeRequest(space.id, { subject: 'Second' });
+    await reviewer.api.spaces.submitChangeRequestReview(space.id, cr.id, { status: 'approved' });
+    const byReviewer = await q.http('POST', `${crPath(space.id, cr.id)}/merge`, { token: reviewer.token });
+    expect(byReviewer.status).toBe(422);
+    expect(byReviewer.body.error.message).toMatch(/require_author_to_merge/);
+    expect(byReviewer.body.error.message).not.toMatch(/require_all_reviews_approved/);
+    // The editor is the author but may not merge (merging takes the review role): 403 before any rule.
+    expect((await q.http('POST', `${crPath(space.id, cr.id)}/merge`, { token: editor.token })).status).toBe(403);
+    // The owner bypasses every rule, without a review.
+    expect((await owner.api.spaces.mergeChangeRequest(space.id, cr.id)).data.result).toBe('merge');
+    expect((await owner.api.spaces.mergeChangeRequest(space.id, second.id)).data.result).toBe('merge');
+  });
+});
