@@ -1,4 +1,7 @@
+import { ChangeRequestReviewStatus } from '@gitbook/api';
 import { startTestQuire, TestQuire } from '../support/quire-app';
+
+const { Approved, ChangesRequested } = ChangeRequestReviewStatus;
 
 type User = Awaited<ReturnType<TestQuire['createUser']>>;
 
@@ -77,7 +80,7 @@ describe('change request reviews and merge rules (e2e, official client)', () => 
   it('records reviews of the current revision, makes them outdated by a later edit, and lets only reviewers review', async () => {
     const { space, cr } = await changeRequest('Reviews');
     await editor.api.spaces.requestReviewersForChangeRequest(space.id, cr.id, { users: [reviewer.id] });
-    const created = await reviewer.api.spaces.submitChangeRequestReview(space.id, cr.id, { status: 'approved' });
+    const created = await reviewer.api.spaces.submitChangeRequestReview(space.id, cr.id, { status: Approved });
     expect(created.status).toBe(201);
     expect(created.data).toMatchObject({
       object: 'change-request-review',
@@ -97,9 +100,9 @@ describe('change request reviews and merge rules (e2e, official client)', () => 
     expect(afterEdit.outdated).toBe(true);
 
     // The owner (admin) reviews the new head without being asked; the reviewer asks for changes.
-    const { data: byOwner } = await owner.api.spaces.submitChangeRequestReview(space.id, cr.id, { status: 'approved' });
+    const { data: byOwner } = await owner.api.spaces.submitChangeRequestReview(space.id, cr.id, { status: Approved });
     expect(byOwner).not.toHaveProperty('requestedBy');
-    await reviewer.api.spaces.submitChangeRequestReview(space.id, cr.id, { status: 'changes-requested' });
+    await reviewer.api.spaces.submitChangeRequestReview(space.id, cr.id, { status: ChangesRequested });
     const { data: all } = await reader.api.spaces.getReviewsByChangeRequestId(space.id, cr.id);
     expect(all.items.map((r) => [r.reviewer.id, r.status, r.outdated])).toEqual([
       [reviewer.id, 'changes-requested', false],
@@ -136,7 +139,7 @@ describe('change request reviews and merge rules (e2e, official client)', () => 
     const before = (await owner.api.spaces.getSpaceById(space.id)).data.revision;
 
     // The owner's approval meets the first rule only.
-    await owner.api.spaces.submitChangeRequestReview(space.id, cr.id, { status: 'approved' });
+    await owner.api.spaces.submitChangeRequestReview(space.id, cr.id, { status: Approved });
     const stillRefused = await merge(owner.token);
     expect(stillRefused.status).toBe(422);
     expect(stillRefused.body.error.message).not.toMatch(/require_at_least_one_approved_review/);
@@ -145,11 +148,11 @@ describe('change request reviews and merge rules (e2e, official client)', () => 
     expect((await owner.api.spaces.getChangeRequestById(space.id, cr.id)).data.status).not.toBe('merged');
 
     // The required reviewer approves, then an edit makes that approval outdated: refused again.
-    await reviewer.api.spaces.submitChangeRequestReview(space.id, cr.id, { status: 'approved' });
+    await reviewer.api.spaces.submitChangeRequestReview(space.id, cr.id, { status: Approved });
     await editor.api.spaces.updateChangeRequestContent(space.id, cr.id, { changes: [{ operation: 'insert_page', title: 'Late', document: { markdown: 'Late.' } }] });
     expect((await merge(owner.token)).status).toBe(422);
-    await reviewer.api.spaces.submitChangeRequestReview(space.id, cr.id, { status: 'approved' });
-    await owner.api.spaces.submitChangeRequestReview(space.id, cr.id, { status: 'approved' });
+    await reviewer.api.spaces.submitChangeRequestReview(space.id, cr.id, { status: Approved });
+    await owner.api.spaces.submitChangeRequestReview(space.id, cr.id, { status: Approved });
     const merged = await merge(reviewer.token);
     expect(merged.status).toBe(200);
     expect(merged.body.result).toBe('merge');
@@ -166,7 +169,7 @@ describe('change request reviews and merge rules (e2e, official client)', () => 
       mergeRules: { type: 'rules', rules: [{ rule: 'require_author_to_merge' }, { rule: 'require_all_reviews_approved' }, { rule: 'allow_bypass', users: [owner.id] }] },
     } as any);
     const { data: second } = await editor.api.spaces.createChangeRequest(space.id, { subject: 'Second' });
-    await reviewer.api.spaces.submitChangeRequestReview(space.id, cr.id, { status: 'approved' });
+    await reviewer.api.spaces.submitChangeRequestReview(space.id, cr.id, { status: Approved });
     const byReviewer = await q.http('POST', `${crPath(space.id, cr.id)}/merge`, { token: reviewer.token });
     expect(byReviewer.status).toBe(422);
     expect(byReviewer.body.error.message).toMatch(/require_author_to_merge/);
