@@ -8,6 +8,8 @@ type User = Awaited<ReturnType<TestQuire['createUser']>>;
  * e2e cover their read models. */
 const OPTIONAL_TABLES = new Set<string>(['rm_git_imports', 'rm_git_exports']);
 
+const doc = (text: string) => ({ object: 'document', nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }] }] });
+
 const PNG_1x1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
 /**
@@ -71,6 +73,19 @@ async function seedContent(q: TestQuire, users: User[], orgId: string): Promise<
   await content(handbook.id, second.id, [{ operation: 'update_page', page: guide.id, document: { markdown: '# Guide\n\nStart here, then read on. Reviewed.\n' } }]);
   await ok(call('POST', `${crPath(handbook.id, second.id)}/reviews`, { status: 'approved' }, b.token), 201);
   await ok(call('POST', `${crPath(handbook.id, second.id)}/reviews`, { status: 'approved' }), 201);
+  await ok(call('POST', `${crPath(handbook.id, second.id)}/reviews`, { status: 'approved', comment: doc('Looks good') }, b.token), 201);
+
+  // Comments: on the space (one on a page, resolved, one deleted, replies) and in a change request.
+  const comments = `/v1/spaces/${handbook.id}/comments`;
+  const onPage = await ok(call('POST', comments, { body: doc('On the guide'), page: guide.id, node: 'n1' }, b.token), 200);
+  const reply = await ok(call('POST', `${comments}/${onPage.id}/replies`, { body: doc('Agreed') }), 200);
+  await ok(call('POST', `${comments}/${onPage.id}/replies`, { body: doc('Me too') }, b.token), 200);
+  await ok(call('PUT', `${comments}/${onPage.id}/replies/${reply.id}`, { body: doc('Agreed, edited') }), 200);
+  await ok(call('PUT', `${comments}/${onPage.id}`, { resolved: true, body: doc('On the guide, edited') }, b.token), 200);
+  const gone = await ok(call('POST', comments, { body: doc('Soon gone') }), 200);
+  expect((await call('DELETE', `${comments}/${gone.id}`)).status).toBe(205);
+  await ok(call('POST', comments, { body: doc('Still open') }, b.token), 200);
+  await ok(call('POST', `${crPath(handbook.id, second.id)}/comments`, { body: doc('About this change') }), 200);
 
   // One archived, on the other space.
   const stale = await ok(call('POST', crPath(notes.id), { subject: 'Abandoned' }), 201);
@@ -140,7 +155,11 @@ describe('replay (e2e)', () => {
     const rows = (table: string) => before[table].map((r) => JSON.parse(r as string));
     expect(rows('rm_change_requests').map((r) => r.status).sort()).toEqual(['archived', 'merged', 'merged', 'open']);
     expect(rows('rm_collections').some((r) => r.depth === 2)).toBe(true);
-    expect(rows('rm_change_request_reviews').map((r) => [r.status, r.superseded]).sort()).toEqual([['approved', false], ['approved', false], ['changes-requested', true]]);
+    expect(rows('rm_change_request_reviews').map((r) => [r.status, r.superseded]).sort()).toEqual([['approved', false], ['approved', true], ['approved', false], ['changes-requested', true]].sort());
+    // Open comments: the handbook's one still open; the change request's own and its review's.
+    expect(rows('rm_spaces').map((r) => r.comments).filter((n) => n !== 0)).toEqual([1]);
+    expect(rows('rm_change_requests').map((r) => r.comments).filter((n) => n !== 0)).toEqual([2]);
+    expect(rows('rm_comment_replies')).toHaveLength(2);
     expect(rows('rm_change_requests').find((r) => r.requested_reviewers.length > 0)?.requested_reviewers).toHaveLength(1);
     expect(rows('rm_access_nodes').some((r) => r.kind === 'space' && r.chain.length === 3)).toBe(true);
 

@@ -53,6 +53,9 @@ import { ChangeRequestReviewsController } from './change-requests/change-request
 import { RequestReviewersHandler } from './change-requests/request-reviewers/request-reviewers.handler';
 import { RemoveRequestedReviewerHandler } from './change-requests/remove-requested-reviewer/remove-requested-reviewer.handler';
 import { SubmitReviewHandler } from './change-requests/submit-review/submit-review.handler';
+import { CommentsController } from './comments/comments.controller';
+import { PostCommentHandler } from './comments/post-comment/post-comment.handler';
+import { ChangeCommentHandler } from './comments/change-comment/change-comment.handler';
 import { IntegrationsController } from './integrations/integrations.controller';
 import { PublishIntegrationHandler } from './integrations/publish-integration/publish-integration.handler';
 import { UnpublishIntegrationHandler } from './integrations/unpublish-integration/unpublish-integration.handler';
@@ -74,7 +77,7 @@ const commandHandlers = [ImportGitRepositoryHandler, ExportGitRepositoryHandler,
   CreateSpaceHandler, UpdateSpaceHandler, DuplicateSpaceHandler, DeleteSpaceHandler, RestoreSpaceHandler,
   CreateCollectionHandler, UpdateCollectionHandler, SetSpacePermissionsHandler, SetCollectionPermissionsHandler,
   CreateChangeRequestHandler, EditChangeRequestHandler, UpdateChangeRequestContentHandler, MergeChangeRequestHandler, UpdateChangeRequestHandler,
-  RequestReviewersHandler, RemoveRequestedReviewerHandler, SubmitReviewHandler,
+  RequestReviewersHandler, RemoveRequestedReviewerHandler, SubmitReviewHandler, PostCommentHandler, ChangeCommentHandler,
   PublishIntegrationHandler, UnpublishIntegrationHandler, SetCustomHostnameHandler, RemoveCustomHostnameHandler,
   RestoreRevisionHandler];
 
@@ -85,7 +88,7 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [InfrastructureModule.forRuntime(runtime), CqrsModule.forRoot(), OperatorsModule.forRuntime(runtime), ...extra],
-      controllers: [HealthController, UsersController, OrganizationsController, SpacesController, CollectionsController, PermissionsController, SpaceContentController, RevisionContentController, RevisionChangesController, ListRevisionsController, RestoreRevisionController, PageDiffController, GitSyncController, ExportGitRepositoryController, ListGitExportsController, ChangeRequestsController, ChangeRequestContentController, ChangeRequestReviewsController, IntegrationsController, UrlsController, SearchController, AskController, CustomHostnamesController, siteController(runtime.config)],
+      controllers: [HealthController, UsersController, OrganizationsController, SpacesController, CollectionsController, PermissionsController, SpaceContentController, RevisionContentController, RevisionChangesController, ListRevisionsController, RestoreRevisionController, PageDiffController, GitSyncController, ExportGitRepositoryController, ListGitExportsController, ChangeRequestsController, ChangeRequestContentController, ChangeRequestReviewsController, CommentsController, IntegrationsController, UrlsController, SearchController, AskController, CustomHostnamesController, siteController(runtime.config)],
       providers: [
         ContentReader,
         RevisionChanges,

@@ -34,3 +34,6 @@ export * from './integration/integration.decide';
 export * from './git-export/git-export.events';
 export * from './git-export/git-export.state';
 export * from './git-export/git-export.decide';
+export * from './comment/comment.events';
+export * from './comment/comment.state';
+export * from './comment/comment.decide';

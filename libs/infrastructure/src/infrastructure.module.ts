@@ -14,6 +14,7 @@ import { CollectionQueries } from '@quire/read-models/collections/collections.qu
 import { AccessQueries } from '@quire/read-models/permissions/permissions.queries';
 import { ChangeRequestQueries } from '@quire/read-models/change-requests/change-requests.queries';
 import { ChangeRequestReviewQueries } from '@quire/read-models/change-request-reviews/reviews.queries';
+import { CommentQueries } from '@quire/read-models/comments/comments.queries';
 import { IntegrationQueries } from '@quire/read-models/integrations/integrations.queries';
 
 /** Exposes one process's Runtime (connections, projector, executor) to Nest's container. */
@@ -44,9 +45,10 @@ export class InfrastructureModule {
         { provide: AccessQueries, useValue: new AccessQueries(runtime.db) },
         { provide: ChangeRequestQueries, useValue: new ChangeRequestQueries(runtime.db) },
         { provide: ChangeRequestReviewQueries, useValue: new ChangeRequestReviewQueries(runtime.db) },
+        { provide: CommentQueries, useValue: new CommentQueries(runtime.db) },
         { provide: IntegrationQueries, useValue: new IntegrationQueries(runtime.db) },
       ],
-      exports: [Runtime, ContentStore, JobQueues, ContentQueries, GitImportQueries, GitExportQueries, RevisionHistoryQueries, QUIRE_CONFIG, LOGGER, DB, EVENT_STORE, PROJECTOR, REDIS, CommandExecutor, IdentityQueries, SpaceQueries, CollectionQueries, AccessQueries, ChangeRequestQueries, ChangeRequestReviewQueries, IntegrationQueries],
+      exports: [Runtime, ContentStore, JobQueues, ContentQueries, GitImportQueries, GitExportQueries, RevisionHistoryQueries, QUIRE_CONFIG, LOGGER, DB, EVENT_STORE, PROJECTOR, REDIS, CommandExecutor, IdentityQueries, SpaceQueries, CollectionQueries, AccessQueries, ChangeRequestQueries, ChangeRequestReviewQueries, CommentQueries, IntegrationQueries],
     };
   }
 }

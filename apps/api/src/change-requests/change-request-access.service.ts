@@ -39,12 +39,12 @@ export class ChangeRequestAccess {
     return { space, role };
   }
 
-  async changeRequest(caller: Caller, spaceId: string, key: string, right: ChangeRequestRight): Promise<{ space: SpaceAccessRow; row: ChangeRequestRow }> {
-    const { space } = await this.space(caller, spaceId, right);
+  async changeRequest(caller: Caller, spaceId: string, key: string, right: ChangeRequestRight): Promise<{ space: SpaceAccessRow; role: Role; row: ChangeRequestRow }> {
+    const { space, role } = await this.space(caller, spaceId, right);
     parseInput(entityId, key, 'changeRequestId');
     const row = await this.changeRequests.byIdOrNumber(spaceId, key);
     if (!row) throw notFound('Change request not found');
-    return { space, row };
+    return { space, role, row };
   }
 
   /** For content reads: the change request's id and head revision only. */

@@ -1,9 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { FastifyReply } from 'fastify';
-import { badRequest, notFound } from '@quire/domain';
+import { badRequest, CommentActor, notFound } from '@quire/domain';
 import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
-import { ChangeRequestReviewQueries } from '@quire/read-models/change-request-reviews/reviews.queries';
+import { ChangeRequestReviewQueries, ReviewRow } from '@quire/read-models/change-request-reviews/reviews.queries';
+import { CommentQueries } from '@quire/read-models/comments/comments.queries';
 import { Caller, CurrentCaller } from '../http/auth';
 import { entityId, parseInput } from '../http/validation';
 import { ChangeRequestAccess } from './change-request-access.service';
@@ -13,6 +14,9 @@ import { normaliseDescription } from './change-requests.controller';
 import { RemoveRequestedReviewerCommand } from './remove-requested-reviewer/remove-requested-reviewer.command';
 import { RequestReviewersCommand } from './request-reviewers/request-reviewers.command';
 import { SubmitReviewCommand } from './submit-review/submit-review.command';
+import { commentActor } from '../comments/comment-actor';
+import { commentBody } from '../comments/comments.controller';
+import { presentComment } from '../comments/comments.presenter';
 
 /**
  * Review of a change request: who is asked to review it, and the reviews (docs/permissions.md).
@@ -24,6 +28,7 @@ export class ChangeRequestReviewsController {
   constructor(
     private readonly access: ChangeRequestAccess,
     private readonly reviews: ChangeRequestReviewQueries,
+    private readonly comments: CommentQueries,
     private readonly commands: CommandBus,
     @Inject(QUIRE_CONFIG) private readonly config: QuireConfig,
   ) {}
@@ -73,26 +78,38 @@ export class ChangeRequestReviewsController {
 
   @Get('reviews')
   async listReviews(@Param('spaceId') spaceId: string, @Param('changeRequestId') key: string, @Query() query: unknown, @CurrentCaller() caller: Caller) {
-    const { row } = await this.access.changeRequest(caller, spaceId, key, 'read');
+    const { space, role, row } = await this.access.changeRequest(caller, spaceId, key, 'read');
     const page = await this.reviews.reviews(row.id, parseInput(listReviewsQuery, query, 'query'));
-    return { ...page, items: page.items.map((r) => presentReview(this.config, r)) };
+    return { ...page, items: await this.present(page.items, commentActor(caller, space, role)) };
   }
 
   @Post('reviews')
   @HttpCode(201)
   async submitReview(@Param('spaceId') spaceId: string, @Param('changeRequestId') key: string, @Body() body: unknown, @CurrentCaller() caller: Caller) {
-    const { row } = await this.access.changeRequest(caller, spaceId, key, 'review');
+    const { space, role, row } = await this.access.changeRequest(caller, spaceId, key, 'review');
     const input = parseInput(submitReviewBody, body);
-    const { reviewId } = await this.commands.execute(new SubmitReviewCommand(row.id, input.status, caller.user.id));
-    return presentReview(this.config, (await this.reviews.review(row.id, reviewId))!);
+    const comment = input.comment === undefined ? undefined : commentBody(input.comment);
+    const actor = commentActor(caller, space, role);
+    const { reviewId } = await this.commands.execute(new SubmitReviewCommand(spaceId, row.id, input.status, comment, actor));
+    return (await this.present([(await this.reviews.review(row.id, reviewId))!], actor))[0];
   }
 
   @Get('reviews/:reviewId')
   async getReview(@Param('spaceId') spaceId: string, @Param('changeRequestId') key: string, @Param('reviewId') reviewId: string, @CurrentCaller() caller: Caller) {
-    const { row } = await this.access.changeRequest(caller, spaceId, key, 'read');
+    const { space, role, row } = await this.access.changeRequest(caller, spaceId, key, 'read');
     parseInput(entityId, reviewId, 'reviewId');
     const review = await this.reviews.review(row.id, reviewId);
     if (!review) throw notFound('Review not found');
-    return presentReview(this.config, review);
+    return (await this.present([review], commentActor(caller, space, role)))[0];
+  }
+
+  /** Reviews with the comments posted with them (one query for the page). */
+  private async present(rows: ReviewRow[], actor: CommentActor) {
+    const comments = await this.comments.byIds(rows.flatMap((r) => (r.comment_id ? [r.comment_id] : [])));
+    const viewer = { userId: actor.actorId, canComment: actor.canComment, isAdmin: actor.isAdmin };
+    return rows.map((r) => {
+      const comment = r.comment_id ? comments.get(r.comment_id) : undefined;
+      return presentReview(this.config, r, comment && presentComment(this.config, comment, viewer));
+    });
   }
 }

@@ -14,6 +14,7 @@ export const requestReviewersBody = z.object({
 /** GitBook's submitChangeRequestReview body. */
 export const submitReviewBody = z.object({
   status: z.enum(CHANGE_REQUEST_REVIEW_STATUSES),
+  comment: jsonDocument.optional(),
 });
 
 export const listReviewsQuery = z.object({ ...paginationQuery, outdated: queryBool.optional() });

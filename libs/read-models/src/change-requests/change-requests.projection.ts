@@ -1,4 +1,5 @@
 import { Projection } from '@quire/projections/projection';
+import { OPEN_COMMENT_EVENTS, openCommentsDelta } from '../comments/open-comments';
 import { CHANGE_REQUEST_PAGE_FUNCTION } from './change-request-page.function';
 
 /**
@@ -10,13 +11,13 @@ import { CHANGE_REQUEST_PAGE_FUNCTION } from './change-request-page.function';
 export const changeRequestsProjection: Projection = {
   name: 'change-requests',
   // 4: quire_change_request_page reads markdown only (documents are parsed on read).
-  // 5: requested_reviewers follows the review requests.
+  // 5: requested_reviewers follows the review requests; `comments` counts open comments.
   version: 5,
   // apply reads no result of its writes: a rebuild may coalesce them.
   writeResultsUnused: true,
   tables: ['rm_change_requests'],
   handles: ['ChangeRequestCreated', 'ChangeRequestDetailsChanged', 'ChangeRequestStatusChanged', 'RevisionCreated', 'ChangeRequestMerged', 'ChangeRequestUpdated',
-    'ChangeRequestReviewersRequested', 'ChangeRequestReviewerUnrequested'],
+    'ChangeRequestReviewersRequested', 'ChangeRequestReviewerUnrequested', ...OPEN_COMMENT_EVENTS],
   schema: (t) => `
     CREATE TABLE ${t('rm_change_requests')} (
       id text PRIMARY KEY,
@@ -89,6 +90,14 @@ export const changeRequestsProjection: Projection = {
       case 'ChangeRequestReviewerUnrequested':
         await tx.query(`UPDATE ${table} SET requested_reviewers = array_remove(requested_reviewers, $2) WHERE id = $1`, [d.changeRequestId, d.userId]);
         break;
+      case 'CommentPosted':
+      case 'CommentResolved':
+      case 'CommentReopened':
+      case 'CommentDeleted': {
+        const moved = openCommentsDelta(event);
+        if (moved?.changeRequestId) await tx.query(`UPDATE ${table} SET comments = comments + $2 WHERE id = $1`, [moved.changeRequestId, moved.delta]);
+        break;
+      }
       case 'ChangeRequestMerged':
         await tx.query(`UPDATE ${table} SET status = 'merged', merged_by = $2, merged_at = $3, revision_merged = $4, updated_at = $3 WHERE id = $1`, [
           d.changeRequestId,

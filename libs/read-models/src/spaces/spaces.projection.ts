@@ -1,6 +1,7 @@
 import { Queryable } from '@quire/platform/db/db';
 import { Projection, TableNamer } from '@quire/projections/projection';
 import { encodeLevel, SpaceChanges } from '@quire/domain';
+import { OPEN_COMMENT_EVENTS, openCommentsDelta } from '../comments/open-comments';
 
 /**
  * One row per space with everything GitBook's Space shows. The change-request counters and
@@ -11,14 +12,15 @@ export const spacesProjection: Projection = {
   name: 'spaces',
   // 2: the visibility column. 3: git_sync shows the last import that ran (requested imports
   // wait in git_sync_pending until they start; a skipped one never shows). 4: share_generation.
-  // 5: git_sync shows exports too (the last import or export that ran).
-  version: 5,
+  // 5: git_sync shows exports too (the last import or export that ran). 6: `comments` counts
+  // the space's open comments.
+  version: 6,
   // apply reads no result of its writes: a rebuild may coalesce them.
   writeResultsUnused: true,
   tables: ['rm_spaces'],
   handles: ['SpaceCreated', 'SpaceUpdated', 'SpaceDeleted', 'SpaceRestored', 'SpaceRevisionChanged', 'GitImportRequested', 'GitImportStarted', 'GitImportCompleted', 'GitImportFailed', 'GitImportSkipped',
     'GitExportRequested', 'GitExportStarted', 'GitExportCompleted', 'GitExportFailed', 'GitExportSkipped',
-    'ChangeRequestCreated', 'ChangeRequestStatusChanged', 'ChangeRequestMerged'],
+    'ChangeRequestCreated', 'ChangeRequestStatusChanged', 'ChangeRequestMerged', ...OPEN_COMMENT_EVENTS],
   schema: (t) => `
     CREATE TABLE ${t('rm_spaces')} (
       id text PRIMARY KEY,
@@ -131,6 +133,14 @@ export const spacesProjection: Projection = {
              change_requests_open = change_requests_open + $3, change_requests_draft = change_requests_draft + $4 WHERE id = $1`,
           [d.spaceId, from === null ? 1 : 0, (to === 'open' ? 1 : 0) - (from === 'open' ? 1 : 0), (to === 'draft' ? 1 : 0) - (from === 'draft' ? 1 : 0)],
         );
+        break;
+      }
+      case 'CommentPosted':
+      case 'CommentResolved':
+      case 'CommentReopened':
+      case 'CommentDeleted': {
+        const moved = openCommentsDelta(event);
+        if (moved && !moved.changeRequestId) await tx.query(`UPDATE ${t('rm_spaces')} SET comments = comments + $2 WHERE id = $1`, [moved.spaceId, moved.delta]);
         break;
       }
       case 'SpaceRevisionChanged':
