@@ -160,6 +160,7 @@ describe('replay (e2e)', () => {
     expect(rows('rm_spaces').map((r) => r.comments).filter((n) => n !== 0)).toEqual([1]);
     expect(rows('rm_change_requests').map((r) => r.comments).filter((n) => n !== 0)).toEqual([2]);
     expect(rows('rm_comment_replies')).toHaveLength(2);
+    expect(rows('rm_change_request_contributors').map((r) => r.action_type).sort()).toEqual(expect.arrayContaining(['comment', 'edit']));
     expect(rows('rm_change_requests').find((r) => r.requested_reviewers.length > 0)?.requested_reviewers).toHaveLength(1);
     expect(rows('rm_access_nodes').some((r) => r.kind === 'space' && r.chain.length === 3)).toBe(true);
 

@@ -46,10 +46,11 @@ describe('change request reviews and merge rules (e2e, official client)', () => 
     expect(sent.users![0]).toMatchObject({ object: 'change-request-requested-reviewer', kind: 'user', revision: cr.revision, requestedBy: { id: editor.id } });
     expect((await editor.api.spaces.getChangeRequestById(space.id, cr.id)).data.subject).toBe('Please look');
 
+    // Users asked together come by id, one page at a time.
     const { data: list } = await reader.api.spaces.getRequestedReviewersByChangeRequestId(space.id, cr.id, { limit: 1 });
-    expect(list.items.map((r: any) => r.user.id)).toEqual([reviewer.id]);
+    expect(list.items).toHaveLength(1);
     const { data: rest } = await reader.api.spaces.getRequestedReviewersByChangeRequestId(space.id, cr.id, { page: list.next!.page });
-    expect(rest.items.map((r: any) => r.user.id)).toEqual([owner.id]);
+    expect([...list.items, ...rest.items].map((r: any) => r.user.id)).toEqual([reviewer.id, owner.id].sort());
     expect(rest.next).toBeUndefined();
 
     // The space's change requests filtered by requested reviewer.
@@ -179,5 +180,61 @@ describe('change request reviews and merge rules (e2e, official client)', () => 
     // The owner bypasses every rule, without a review.
     expect((await owner.api.spaces.mergeChangeRequest(space.id, cr.id)).data.result).toBe('merge');
     expect((await owner.api.spaces.mergeChangeRequest(space.id, second.id)).data.result).toBe('merge');
+  });
+
+  it('lists contributors: who edited the content and who commented, with counts', async () => {
+    const { space, cr } = await changeRequest('Contributors');
+    await editor.api.spaces.updateChangeRequestContent(space.id, cr.id, { changes: [{ operation: 'insert_page', title: 'Two', document: { markdown: 'Two.' } }] });
+    const doc = { object: 'document', nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Hm', marks: [] }] }] }] } as any;
+    const { data: comment } = await reviewer.api.spaces.postCommentInChangeRequest(space.id, cr.id, { body: doc });
+    await owner.api.spaces.postCommentReplyInChangeRequest(space.id, cr.id, comment.id, { body: doc });
+    await reviewer.api.spaces.submitChangeRequestReview(space.id, cr.id, { status: ChangesRequested, comment: doc });
+
+    const { data: contributors } = await reader.api.spaces.getContributorsByChangeRequestId(space.id, cr.id);
+    const summary = contributors.items.map((c) => [c.user.id, c.actionType, c.count]).sort();
+    expect(summary).toEqual([[editor.id, 'edit', 2], [owner.id, 'comment', 1], [reviewer.id, 'comment', 2]].sort());
+    const first = await q.http('GET', `${crPath(space.id, cr.id)}/contributors?limit=2`, { token: reader.token });
+    const second = await q.http('GET', `${crPath(space.id, cr.id)}/contributors?limit=2&page=${first.body.next.page}`, { token: reader.token });
+    expect([...first.body.items, ...second.body.items].map((c: any) => [c.user.id, c.actionType, c.count]).sort()).toEqual(summary);
+    expect((await q.http('GET', `${crPath(space.id, cr.id)}/contributors`, { token: outsider.token })).status).toBe(404);
+  });
+
+  it("lists an organization's change requests the caller can see, with GitBook's filters (awaiting my review included)", async () => {
+    const { space: a, cr: crA } = await changeRequest('Org list A');
+    const { space: b, cr: crB } = await changeRequest('Org list B');
+    const { data: hidden } = await owner.api.orgs.createSpace(orgId, { title: 'Hidden' } as any);
+    await owner.api.spaces.updateSpaceById(hidden.id, { defaultLevel: null } as any);
+    const { data: crHidden } = await owner.api.spaces.createChangeRequest(hidden.id, { subject: 'Hidden CR' });
+    await editor.api.spaces.updateChangeRequestById(a.id, crA.id, { status: 'open' } as any);
+    await editor.api.spaces.requestReviewersForChangeRequest(b.id, crB.id, { users: [reviewer.id] });
+
+    const ids = async (user: User, query: Record<string, string | string[]> = {}) => {
+      const qs = new URLSearchParams();
+      for (const [k, v] of Object.entries(query)) for (const one of [v].flat()) qs.append(k, one);
+      const r = await q.http('GET', `/v1/orgs/${orgId}/change-requests?${qs}`, { token: user.token });
+      expect(r.status).toBe(200);
+      return r.body.items.map((c: any) => c.id) as string[];
+    };
+    // Default: open ones only.
+    expect(await ids(reader)).toContain(crA.id);
+    expect(await ids(reader)).not.toContain(crB.id);
+    expect(await ids(reader, { status: ['open', 'draft'], space: b.id })).toEqual([crB.id]);
+    // Earlier tests asked the reviewer too, in other spaces of the organization.
+    const awaiting = await ids(reviewer, { status: ['open', 'draft'], requestedReviewer: reviewer.id });
+    expect(awaiting).toContain(crB.id);
+    expect(awaiting).not.toContain(crA.id);
+    expect(await ids(reader, { status: 'draft', creator: owner.id })).not.toContain(crB.id);
+    expect(await ids(reader, { status: ['open', 'draft'], contributor: editor.id })).toEqual(expect.arrayContaining([crA.id, crB.id]));
+    // A space the reader cannot read stays out; its owner sees it.
+    expect(await ids(reader, { status: 'draft', space: hidden.id })).toEqual([]);
+    expect(await ids(owner, { status: 'draft', space: hidden.id })).toEqual([crHidden.id]);
+    expect(await ids(reader, { site: 'site-1' })).toEqual([]);
+
+    const { data: page1 } = await reader.api.orgs.listChangeRequestsForOrganization(orgId, { status: ['open', 'draft'] as any, limit: 1, orderBy: 'createdAt' as any });
+    expect(page1.items).toHaveLength(1);
+    const { data: page2 } = await reader.api.orgs.listChangeRequestsForOrganization(orgId, { status: ['open', 'draft'] as any, limit: 1, orderBy: 'createdAt' as any, page: page1.next!.page });
+    expect(page2.items[0].id).not.toBe(page1.items[0].id);
+    expect((await q.http('GET', `/v1/orgs/${orgId}/change-requests`, { token: outsider.token })).status).toBe(404);
+    expect((await q.http('GET', `/v1/orgs/${orgId}/change-requests?status=nope`, { token: reader.token })).status).toBe(400);
   });
 });

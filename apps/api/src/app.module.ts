@@ -54,6 +54,7 @@ import { RequestReviewersHandler } from './change-requests/request-reviewers/req
 import { RemoveRequestedReviewerHandler } from './change-requests/remove-requested-reviewer/remove-requested-reviewer.handler';
 import { SubmitReviewHandler } from './change-requests/submit-review/submit-review.handler';
 import { CommentsController } from './comments/comments.controller';
+import { OrganizationChangeRequestsController } from './change-requests/organization-change-requests.controller';
 import { PostCommentHandler } from './comments/post-comment/post-comment.handler';
 import { ChangeCommentHandler } from './comments/change-comment/change-comment.handler';
 import { IntegrationsController } from './integrations/integrations.controller';
@@ -88,7 +89,7 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [InfrastructureModule.forRuntime(runtime), CqrsModule.forRoot(), OperatorsModule.forRuntime(runtime), ...extra],
-      controllers: [HealthController, UsersController, OrganizationsController, SpacesController, CollectionsController, PermissionsController, SpaceContentController, RevisionContentController, RevisionChangesController, ListRevisionsController, RestoreRevisionController, PageDiffController, GitSyncController, ExportGitRepositoryController, ListGitExportsController, ChangeRequestsController, ChangeRequestContentController, ChangeRequestReviewsController, CommentsController, IntegrationsController, UrlsController, SearchController, AskController, CustomHostnamesController, siteController(runtime.config)],
+      controllers: [HealthController, UsersController, OrganizationsController, SpacesController, CollectionsController, PermissionsController, SpaceContentController, RevisionContentController, RevisionChangesController, ListRevisionsController, RestoreRevisionController, PageDiffController, GitSyncController, ExportGitRepositoryController, ListGitExportsController, ChangeRequestsController, ChangeRequestContentController, ChangeRequestReviewsController, CommentsController, OrganizationChangeRequestsController, IntegrationsController, UrlsController, SearchController, AskController, CustomHostnamesController, siteController(runtime.config)],
       providers: [
         ContentReader,
         RevisionChanges,

@@ -12,6 +12,7 @@ import { revisionHistoryProjection } from '@quire/read-models/revisions/revision
 import { changeRequestsProjection } from '@quire/read-models/change-requests/change-requests.projection';
 import { changeRequestReviewsProjection } from '@quire/read-models/change-request-reviews/reviews.projection';
 import { commentsProjection } from '@quire/read-models/comments/comments.projection';
+import { changeRequestContributorsProjection } from '@quire/read-models/change-request-contributors/contributors.projection';
 import { integrationsProjection } from '@quire/read-models/integrations/integrations.projection';
 import { searchProjection } from '@quire/search/search.projection';
 
@@ -22,5 +23,5 @@ export interface ProjectionDeps {
 
 /** Every read model of the product; the projector runs them, `replay` rebuilds them. */
 export function allProjections(deps: ProjectionDeps): Projection[] {
-  return [identityProjection, spacesProjection, collectionsProjection, permissionsProjection, contentProjection(deps.contentStore), gitImportsProjection, gitExportsProjection, changeRequestsProjection, changeRequestReviewsProjection, commentsProjection, integrationsProjection, searchProjection(deps.contentStore), revisionHistoryProjection];
+  return [identityProjection, spacesProjection, collectionsProjection, permissionsProjection, contentProjection(deps.contentStore), gitImportsProjection, gitExportsProjection, changeRequestsProjection, changeRequestReviewsProjection, commentsProjection, changeRequestContributorsProjection, integrationsProjection, searchProjection(deps.contentStore), revisionHistoryProjection];
 }

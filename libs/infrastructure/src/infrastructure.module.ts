@@ -12,9 +12,10 @@ import { DB, EVENT_STORE, LOGGER, PROJECTOR, QUIRE_CONFIG, REDIS } from './token
 import { SpaceQueries } from '@quire/read-models/spaces/spaces.queries';
 import { CollectionQueries } from '@quire/read-models/collections/collections.queries';
 import { AccessQueries } from '@quire/read-models/permissions/permissions.queries';
-import { ChangeRequestQueries } from '@quire/read-models/change-requests/change-requests.queries';
+import { ChangeRequestQueries, OrganizationChangeRequestQueries } from '@quire/read-models/change-requests/change-requests.queries';
 import { ChangeRequestReviewQueries } from '@quire/read-models/change-request-reviews/reviews.queries';
 import { CommentQueries } from '@quire/read-models/comments/comments.queries';
+import { ChangeRequestContributorQueries } from '@quire/read-models/change-request-contributors/contributors.queries';
 import { IntegrationQueries } from '@quire/read-models/integrations/integrations.queries';
 
 /** Exposes one process's Runtime (connections, projector, executor) to Nest's container. */
@@ -46,9 +47,11 @@ export class InfrastructureModule {
         { provide: ChangeRequestQueries, useValue: new ChangeRequestQueries(runtime.db) },
         { provide: ChangeRequestReviewQueries, useValue: new ChangeRequestReviewQueries(runtime.db) },
         { provide: CommentQueries, useValue: new CommentQueries(runtime.db) },
+        { provide: OrganizationChangeRequestQueries, useValue: new OrganizationChangeRequestQueries(runtime.db) },
+        { provide: ChangeRequestContributorQueries, useValue: new ChangeRequestContributorQueries(runtime.db) },
         { provide: IntegrationQueries, useValue: new IntegrationQueries(runtime.db) },
       ],
-      exports: [Runtime, ContentStore, JobQueues, ContentQueries, GitImportQueries, GitExportQueries, RevisionHistoryQueries, QUIRE_CONFIG, LOGGER, DB, EVENT_STORE, PROJECTOR, REDIS, CommandExecutor, IdentityQueries, SpaceQueries, CollectionQueries, AccessQueries, ChangeRequestQueries, ChangeRequestReviewQueries, CommentQueries, IntegrationQueries],
+      exports: [Runtime, ContentStore, JobQueues, ContentQueries, GitImportQueries, GitExportQueries, RevisionHistoryQueries, QUIRE_CONFIG, LOGGER, DB, EVENT_STORE, PROJECTOR, REDIS, CommandExecutor, IdentityQueries, SpaceQueries, CollectionQueries, AccessQueries, ChangeRequestQueries, ChangeRequestReviewQueries, CommentQueries, ChangeRequestContributorQueries, OrganizationChangeRequestQueries, IntegrationQueries],
     };
   }
 }

@@ -1,17 +1,8 @@
 import { QuireConfig } from '@quire/platform/config/config';
-import type { UserRow } from '@quire/read-models/identity/identity.queries';
 import type { RequestedReviewerRow, ReviewRow } from '@quire/read-models/change-request-reviews/reviews.queries';
-import { presentUser } from '../identity/identity.presenter';
-import { changeRequestLocation } from './change-requests.presenter';
+import { changeRequestLocation, presentUserRef } from './change-requests.presenter';
 
 const iso = (d: Date | string) => new Date(d).toISOString();
-
-/** A user another one's record points at; one whose row is gone still shows with their id. */
-export function presentUserRef(config: QuireConfig, row: UserRow | null, id: string) {
-  return row
-    ? presentUser(config, row, { private: false })
-    : { object: 'user' as const, id, displayName: id, urls: { location: `${config.publicUrl}/v1/users/${id}` } };
-}
 
 /** GitBook's ChangeRequestReview; `comment` is the Comment posted with it, when there is one. */
 export function presentReview(config: QuireConfig, row: ReviewRow, comment?: unknown) {

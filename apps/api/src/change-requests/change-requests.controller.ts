@@ -5,11 +5,12 @@ import { badRequest } from '@quire/domain';
 import { documentToMarkdown, JSONDocument, markdownToDocument } from '@quire/content/markdown';
 import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
 import { ChangeRequestQueries } from '@quire/read-models/change-requests/change-requests.queries';
+import { ChangeRequestContributorQueries } from '@quire/read-models/change-request-contributors/contributors.queries';
 import { Caller, CurrentCaller } from '../http/auth';
 import { parseInput } from '../http/validation';
 import { ChangeRequestAccess } from './change-request-access.service';
-import { createChangeRequestBody, editChangeRequestBody, listChangeRequestsQuery } from './change-requests.dto';
-import { changeRequestLocation, presentChangeRequest } from './change-requests.presenter';
+import { createChangeRequestBody, editChangeRequestBody, listChangeRequestsQuery, listContributorsQuery } from './change-requests.dto';
+import { changeRequestLocation, presentChangeRequest, presentContributor } from './change-requests.presenter';
 import { CreateChangeRequestCommand } from './create-change-request/create-change-request.command';
 import { EditChangeRequestCommand } from './edit-change-request/edit-change-request.command';
 import { MergeChangeRequestCommand } from './merge-change-request/merge-change-request.command';
@@ -21,6 +22,7 @@ export class ChangeRequestsController {
   constructor(
     private readonly access: ChangeRequestAccess,
     private readonly changeRequests: ChangeRequestQueries,
+    private readonly contributors: ChangeRequestContributorQueries,
     private readonly commands: CommandBus,
     @Inject(QUIRE_CONFIG) private readonly config: QuireConfig,
   ) {}
@@ -49,6 +51,14 @@ export class ChangeRequestsController {
   async get(@Param('spaceId') spaceId: string, @Param('changeRequestId') key: string, @CurrentCaller() caller: Caller) {
     const { row } = await this.access.changeRequest(caller, spaceId, key, 'read');
     return presentChangeRequest(this.config, row);
+  }
+
+  /** Who edited the change request's content and who commented in it. */
+  @Get(':changeRequestId/contributors')
+  async listContributors(@Param('spaceId') spaceId: string, @Param('changeRequestId') key: string, @Query() query: unknown, @CurrentCaller() caller: Caller) {
+    const { row } = await this.access.changeRequest(caller, spaceId, key, 'read');
+    const page = await this.contributors.contributors(row.id, parseInput(listContributorsQuery, query, 'query'));
+    return { ...page, items: page.items.map((c) => presentContributor(this.config, c)) };
   }
 
   /** `prefer: return=minimal` answers 204 with `Preference-Applied`. */

@@ -37,6 +37,28 @@ export const listChangeRequestsQuery = z.object({
   orderBy: z.enum(['updatedAt', 'createdAt']).default('updatedAt'),
 });
 
+export const listContributorsQuery = z.object(paginationQuery);
+
+const oneOrMany = <T extends z.ZodType>(item: T) => z.union([item, z.array(item).max(10)]).transform((v) => (Array.isArray(v) ? v : [v]) as z.infer<T>[]);
+
+/**
+ * GitBook's listChangeRequestsForOrganization query. `site`, `topic` and `styleguideRun` name
+ * things Quire never links change requests to; `finding` (triage) has nothing to include.
+ */
+export const listOrganizationChangeRequestsQuery = z.object({
+  ...paginationQuery,
+  status: oneOrMany(z.enum(CHANGE_REQUEST_STATUSES)).default(['open']),
+  creator: entityId.optional(),
+  contributor: entityId.optional(),
+  requestedReviewer: entityId.optional(),
+  space: entityId.optional(),
+  site: z.string().max(200).optional(),
+  topic: z.string().max(200).optional(),
+  styleguideRun: z.string().max(200).optional(),
+  finding: z.enum(['none', 'all']).optional(),
+  orderBy: z.enum(['updatedAt', 'createdAt']).default('updatedAt'),
+});
+
 const documentInput = z.union([
   z.object({ markdown: z.string().max(2_000_000) }).strict(),
   z.object({ document: jsonDocument }).strict(),

@@ -2,10 +2,19 @@ import { RevisionFileNode } from '@quire/domain';
 import { QuireConfig } from '@quire/platform/config/config';
 import type { ContentChangeOutcome } from '@quire/content/edit';
 import { ChangeRequestRow } from '@quire/read-models/change-requests/change-requests.queries';
+import type { UserRow } from '@quire/read-models/identity/identity.queries';
+import type { ContributorRow } from '@quire/read-models/change-request-contributors/contributors.queries';
 import { presentFile } from '../content/content.presenter';
 import { presentUser } from '../identity/identity.presenter';
 
 const iso = (d: Date | string) => new Date(d).toISOString();
+
+/** A user another record points at; one whose row is gone still shows with their id. */
+export function presentUserRef(config: QuireConfig, row: UserRow | null, id: string) {
+  return row
+    ? presentUser(config, row, { private: false })
+    : { object: 'user' as const, id, displayName: id, urls: { location: `${config.publicUrl}/v1/users/${id}` } };
+}
 
 export function changeRequestLocation(config: QuireConfig, spaceId: string, changeRequestId: string): string {
   return `${config.publicUrl}/v1/spaces/${spaceId}/change-requests/${changeRequestId}`;
@@ -39,6 +48,11 @@ export function presentChangeRequest(config: QuireConfig, row: ChangeRequestRow)
       location: changeRequestLocation(config, row.space_id, row.id),
     },
   };
+}
+
+/** GitBook's ChangeRequestUserContributor. */
+export function presentContributor(config: QuireConfig, row: ContributorRow) {
+  return { updatedAt: iso(row.updated_at), count: row.count, user: presentUserRef(config, row.user, row.user_id), actionType: row.action_type };
 }
 
 /** GitBook's ChangeRequestContentUpdate (`compat=false`). */

@@ -1,6 +1,6 @@
 import { QuireConfig } from '@quire/platform/config/config';
 import type { CommentReplyRow, CommentRow, CommentScope } from '@quire/read-models/comments/comments.queries';
-import { presentUserRef } from '../change-requests/change-request-reviews.presenter';
+import { presentUserRef } from '../change-requests/change-requests.presenter';
 
 const iso = (d: Date | string) => new Date(d).toISOString();
 

@@ -60,7 +60,7 @@ export class ChangeRequestReviewQueries {
     return toPage(r.rows, f.limit, (row) => row, (row) => [new Date(row.created_at).toISOString(), row.id]);
   }
 
-  /** In the order they were asked. */
+  /** In the order they were asked (those asked together by user id). */
   async requestedReviewers(changeRequestId: string, f: { page?: string; limit: number; users?: readonly string[] }): Promise<ListResponse<RequestedReviewerRow>> {
     const after = decodeCursor(f.page, timeIdCursor);
     const r = await this.db.query<RequestedReviewerRow>(

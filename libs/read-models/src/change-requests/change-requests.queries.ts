@@ -5,6 +5,7 @@ import type { UserRow } from '../identity/identity.queries';
 import { PageContent, withDocument } from '../content/content.queries';
 import type { AccessFactsRow } from '../permissions/permissions.queries';
 import type { RevisionPageNode } from '@quire/domain';
+import { effectiveRankSql } from '../permissions/access.sql';
 
 /** One page of a change request's head with the caller's access facts (quire_change_request_page). */
 export interface ChangeRequestPageRow extends AccessFactsRow {
@@ -51,6 +52,12 @@ export interface ChangeRequestFilters {
   orderBy: 'updatedAt' | 'createdAt';
   page?: string;
   limit: number;
+}
+
+/** GitBook's listChangeRequestsForOrganization filters. */
+export interface OrganizationChangeRequestFilters extends Omit<ChangeRequestFilters, 'status'> {
+  statuses: ChangeRequestStatus[];
+  space?: string;
 }
 
 const SELECT = `
@@ -117,6 +124,53 @@ export class ChangeRequestQueries {
         ORDER BY c.${column} DESC, c.id DESC
         LIMIT $8`,
       [spaceId, f.status ?? null, f.creator ?? null, f.contributor ?? null, f.requestedReviewer ?? null, after?.[0] ?? null, after?.[1] ?? null, f.limit + 1],
+    );
+    return toPage(
+      r.rows.map(withDates),
+      f.limit,
+      (row) => row,
+      (row) => [new Date(f.orderBy === 'createdAt' ? row.created_at : row.updated_at).toISOString(), row.id],
+    );
+  }
+}
+
+export class OrganizationChangeRequestQueries {
+  constructor(private readonly db: Queryable) {}
+
+  /**
+   * The change requests of an organization's live spaces that the caller can read (the same
+   * effective role as everywhere, in SQL), newest first by `orderBy`, keyset-paginated.
+   */
+  async list(organizationId: string, caller: { userId: string; instanceAdmin: boolean }, f: OrganizationChangeRequestFilters): Promise<ListResponse<ChangeRequestRow>> {
+    const column = f.orderBy === 'createdAt' ? 'created_at' : 'updated_at';
+    const after = decodeCursor(f.page, timeIdCursor);
+    const r = await this.db.query<ChangeRequestRow>(
+      `${SELECT}
+         JOIN rm_access_nodes n ON n.id = s.id
+         LEFT JOIN rm_organization_members m ON m.organization_id = s.organization_id AND m.user_id = $2
+        WHERE s.organization_id = $1 AND s.deleted_at IS NULL
+          AND ${effectiveRankSql('n', 'm', '$2', '$3')} > 0
+          AND c.status = ANY($4::text[])
+          AND ($5::text IS NULL OR c.created_by = $5)
+          AND ($6::text IS NULL OR $6 = ANY(c.contributors))
+          AND ($7::text IS NULL OR $7 = ANY(c.requested_reviewers))
+          AND ($8::text IS NULL OR c.space_id = $8)
+          AND ($9::timestamptz IS NULL OR (c.${column}, c.id) < ($9::timestamptz, $10::text))
+        ORDER BY c.${column} DESC, c.id DESC
+        LIMIT $11`,
+      [
+        organizationId,
+        caller.userId,
+        caller.instanceAdmin,
+        f.statuses,
+        f.creator ?? null,
+        f.contributor ?? null,
+        f.requestedReviewer ?? null,
+        f.space ?? null,
+        after?.[0] ?? null,
+        after?.[1] ?? null,
+        f.limit + 1,
+      ],
     );
     return toPage(
       r.rows.map(withDates),
