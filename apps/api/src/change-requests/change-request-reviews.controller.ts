@@ -15,7 +15,7 @@ import { RemoveRequestedReviewerCommand } from './remove-requested-reviewer/remo
 import { RequestReviewersCommand } from './request-reviewers/request-reviewers.command';
 import { SubmitReviewCommand } from './submit-review/submit-review.command';
 import { commentActor } from '../comments/comment-actor';
-import { commentBody } from '../comments/comments.controller';
+import { commentBody } from '../comments/comment-body';
 import { presentComment } from '../comments/comments.presenter';
 
 /**
@@ -88,7 +88,7 @@ export class ChangeRequestReviewsController {
   async submitReview(@Param('spaceId') spaceId: string, @Param('changeRequestId') key: string, @Body() body: unknown, @CurrentCaller() caller: Caller) {
     const { space, role, row } = await this.access.changeRequest(caller, spaceId, key, 'review');
     const input = parseInput(submitReviewBody, body);
-    const comment = input.comment === undefined ? undefined : commentBody(input.comment);
+    const comment = input.comment === undefined ? undefined : commentBody(input.comment, 'comment');
     const actor = commentActor(caller, space, role);
     const { reviewId } = await this.commands.execute(new SubmitReviewCommand(spaceId, row.id, input.status, comment, actor));
     return (await this.present([(await this.reviews.review(row.id, reviewId))!], actor))[0];
@@ -106,10 +106,9 @@ export class ChangeRequestReviewsController {
   /** Reviews with the comments posted with them (one query for the page). */
   private async present(rows: ReviewRow[], actor: CommentActor) {
     const comments = await this.comments.byIds(rows.flatMap((r) => (r.comment_id ? [r.comment_id] : [])));
-    const viewer = { userId: actor.actorId, canComment: actor.canComment, isAdmin: actor.isAdmin };
     return rows.map((r) => {
       const comment = r.comment_id ? comments.get(r.comment_id) : undefined;
-      return presentReview(this.config, r, comment && presentComment(this.config, comment, viewer));
+      return presentReview(this.config, r, comment && presentComment(this.config, comment, actor));
     });
   }
 }

@@ -103,12 +103,12 @@ export class ChangeRequestsController {
 }
 
 /** A description is kept as the document its markdown reads back as, so what is served always fits GitBook's schema. */
-export function normaliseDescription(doc: unknown): JSONDocument {
+export function normaliseDescription(doc: unknown, field = 'description'): JSONDocument {
   try {
     // A leading paragraph keeps a first `# heading` in the document (a page would take it as its title).
     const parsed = markdownToDocument(`.\n\n${documentToMarkdown(doc as JSONDocument)}`).document;
     return { ...parsed, nodes: parsed.nodes.slice(1) };
   } catch {
-    throw badRequest('Invalid body: description: not a document GitBook can read');
+    throw badRequest(`Invalid body: ${field}: not a document GitBook can read`);
   }
 }

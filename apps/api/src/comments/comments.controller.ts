@@ -2,7 +2,6 @@ import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Quer
 import { CommandBus } from '@nestjs/cqrs';
 import { FastifyReply } from 'fastify';
 import { badRequest, CommentActor, notFound } from '@quire/domain';
-import { documentToMarkdown, JSONDocument } from '@quire/content/markdown';
 import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
 import { newId } from '@quire/platform/ids/ids';
 import { CommentQueries, CommentRow, CommentScope } from '@quire/read-models/comments/comments.queries';
@@ -10,11 +9,11 @@ import { ContentQueries } from '@quire/read-models/content/content.queries';
 import { Caller, CurrentCaller } from '../http/auth';
 import { entityId, parseInput } from '../http/validation';
 import { ChangeRequestAccess } from '../change-requests/change-request-access.service';
-import { normaliseDescription } from '../change-requests/change-requests.controller';
 import { commentActor } from './comment-actor';
+import { commentBody } from './comment-body';
 import { ChangeCommentCommand } from './change-comment/change-comment.command';
 import { listCommentsQuery, listRepliesQuery, postCommentBody, postReplyBody, readCommentQuery, updateCommentBody, updateReplyBody } from './comments.dto';
-import { CommentViewer, presentComment, presentReply } from './comments.presenter';
+import { presentComment, presentReply } from './comments.presenter';
 import { PostCommentCommand } from './post-comment/post-comment.command';
 
 /** Each route serves a space's own comments and, with the same handler, a change request's. */
@@ -39,7 +38,7 @@ export class CommentsController {
   async list(@Param('spaceId') spaceId: string, @Param('changeRequestId') key: string | undefined, @Query() query: unknown, @CurrentCaller() caller: Caller) {
     const { scope, actor } = await this.place(caller, spaceId, key, 'read');
     const page = await this.comments.list(scope, parseInput(listCommentsQuery, query, 'query'));
-    return { ...page, items: page.items.map((row) => presentComment(this.config, row, viewer(actor))) };
+    return { ...page, items: page.items.map((row) => presentComment(this.config, row, actor)) };
   }
 
   @Post(both(''))
@@ -53,14 +52,14 @@ export class CommentsController {
     }
     const comment = { revision, pageId: input.page, nodeId: input.node, body: commentBody(input.body) };
     const { commentId } = await this.commands.execute(new PostCommentCommand(scope, comment, actor));
-    return presentComment(this.config, (await this.comments.comment(scope, commentId))!, viewer(actor));
+    return presentComment(this.config, (await this.comments.comment(scope, commentId))!, actor);
   }
 
   @Get(both('/:commentId'))
   async get(@Param('spaceId') spaceId: string, @Param('changeRequestId') key: string | undefined, @Param('commentId') commentId: string, @Query() query: unknown, @CurrentCaller() caller: Caller) {
     parseInput(readCommentQuery, query, 'query');
     const { scope, actor } = await this.place(caller, spaceId, key, 'read');
-    return presentComment(this.config, await this.live(scope, commentId), viewer(actor));
+    return presentComment(this.config, await this.live(scope, commentId), actor);
   }
 
   @Put(both('/:commentId'))
@@ -70,7 +69,7 @@ export class CommentsController {
     await this.existing(scope, commentId);
     const change = { type: 'UpdateComment' as const, ...(input.body ? { body: commentBody(input.body) } : {}), ...(input.resolved !== undefined ? { resolved: input.resolved } : {}) };
     await this.commands.execute(new ChangeCommentCommand(commentId, change, actor));
-    return presentComment(this.config, await this.live(scope, commentId), viewer(actor));
+    return presentComment(this.config, await this.live(scope, commentId), actor);
   }
 
   /** 205 when deleted now, 204 when it already was. */
@@ -88,7 +87,7 @@ export class CommentsController {
     const f = parseInput(listRepliesQuery, query, 'query');
     await this.live(scope, commentId);
     const page = await this.comments.replies(commentId, f);
-    return { ...page, items: page.items.map((row) => presentReply(this.config, row, viewer(actor))) };
+    return { ...page, items: page.items.map((row) => presentReply(this.config, row, actor)) };
   }
 
   @Post(both('/:commentId/replies'))
@@ -99,7 +98,7 @@ export class CommentsController {
     await this.existing(scope, commentId);
     const replyId = newId();
     await this.commands.execute(new ChangeCommentCommand(commentId, { type: 'PostCommentReply', replyId, body: commentBody(input.body) }, actor));
-    return presentReply(this.config, (await this.comments.reply(commentId, replyId))!, viewer(actor));
+    return presentReply(this.config, (await this.comments.reply(commentId, replyId))!, actor);
   }
 
   @Get(both('/:commentId/replies/:commentReplyId'))
@@ -114,7 +113,7 @@ export class CommentsController {
     parseInput(readCommentQuery, query, 'query');
     const { scope, actor } = await this.place(caller, spaceId, key, 'read');
     await this.live(scope, commentId);
-    return presentReply(this.config, await this.reply(commentId, replyId), viewer(actor));
+    return presentReply(this.config, await this.reply(commentId, replyId), actor);
   }
 
   @Put(both('/:commentId/replies/:commentReplyId'))
@@ -131,7 +130,7 @@ export class CommentsController {
     await this.existing(scope, commentId);
     parseInput(entityId, replyId, 'commentReplyId');
     await this.commands.execute(new ChangeCommentCommand(commentId, { type: 'UpdateCommentReply', replyId, body: commentBody(input.body) }, actor));
-    return presentReply(this.config, await this.reply(commentId, replyId), viewer(actor));
+    return presentReply(this.config, await this.reply(commentId, replyId), actor);
   }
 
   /** 205 when deleted now, 204 when it already was. */
@@ -183,13 +182,4 @@ export class CommentsController {
     if (!row) throw notFound('Reply not found');
     return row;
   }
-}
-
-const viewer = (actor: CommentActor): CommentViewer => ({ userId: actor.actorId, canComment: actor.canComment, isAdmin: actor.isAdmin });
-
-/** A comment's body as stored: the document its markdown reads back as, and never empty. */
-export function commentBody(doc: unknown): JSONDocument {
-  const normalised = normaliseDescription(doc);
-  if (!documentToMarkdown(normalised).trim()) throw badRequest('Invalid body: body: the comment is empty');
-  return normalised;
 }

@@ -1,15 +1,9 @@
+import { CommentActor } from '@quire/domain';
 import { QuireConfig } from '@quire/platform/config/config';
 import type { CommentReplyRow, CommentRow, CommentScope } from '@quire/read-models/comments/comments.queries';
 import { presentUserRef } from '../change-requests/change-requests.presenter';
 
 const iso = (d: Date | string) => new Date(d).toISOString();
-
-/** What the caller may do with a comment or reply they see. */
-export interface CommentViewer {
-  userId: string;
-  canComment: boolean;
-  isAdmin: boolean;
-}
 
 export function commentsLocation(config: QuireConfig, scope: CommentScope): string {
   return `${config.publicUrl}/v1/spaces/${scope.spaceId}${scope.changeRequestId ? `/change-requests/${scope.changeRequestId}` : ''}/comments`;
@@ -20,15 +14,16 @@ const scopeOf = (row: { space_id: string; change_request_id: string | null }): C
   ...(row.change_request_id ? { changeRequestId: row.change_request_id } : {}),
 });
 
-const permissions = (viewer: CommentViewer, postedBy: string) => ({
+/** What the caller (`viewer`) may do with a comment or reply they see. */
+const permissions = (viewer: CommentActor, postedBy: string) => ({
   view: true,
-  edit: viewer.userId === postedBy,
+  edit: viewer.actorId === postedBy,
   reply: viewer.canComment,
-  delete: viewer.userId === postedBy || viewer.isAdmin,
+  delete: viewer.actorId === postedBy || viewer.isAdmin,
 });
 
 /** GitBook's Comment (Quire keeps no emoji reactions: always none). */
-export function presentComment(config: QuireConfig, row: CommentRow, viewer: CommentViewer) {
+export function presentComment(config: QuireConfig, row: CommentRow, viewer: CommentActor) {
   return {
     object: 'comment' as const,
     id: row.id,
@@ -56,7 +51,7 @@ export function presentComment(config: QuireConfig, row: CommentRow, viewer: Com
 }
 
 /** GitBook's CommentReply. */
-export function presentReply(config: QuireConfig, row: CommentReplyRow, viewer: CommentViewer) {
+export function presentReply(config: QuireConfig, row: CommentReplyRow, viewer: CommentActor) {
   return {
     object: 'comment-reply' as const,
     id: row.id,
