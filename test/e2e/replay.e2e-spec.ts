@@ -86,6 +86,8 @@ async function seedContent(q: TestQuire, users: User[], orgId: string): Promise<
   expect((await call('DELETE', `${comments}/${gone.id}`)).status).toBe(205);
   await ok(call('POST', comments, { body: doc('Still open') }, b.token), 200);
   await ok(call('POST', `${crPath(handbook.id, second.id)}/comments`, { body: doc('About this change') }), 200);
+  // The organization's merge rules, which its inheriting spaces follow.
+  await ok(call('PATCH', `/v1/orgs/${orgId}`, { mergeRules: { type: 'rules', rules: [{ rule: 'require_at_least_one_approved_review' }] } }), 200);
 
   // One archived, on the other space.
   const stale = await ok(call('POST', crPath(notes.id), { subject: 'Abandoned' }), 201);
@@ -160,6 +162,7 @@ describe('replay (e2e)', () => {
     expect(rows('rm_spaces').map((r) => r.comments).filter((n) => n !== 0)).toEqual([1]);
     expect(rows('rm_change_requests').map((r) => r.comments).filter((n) => n !== 0)).toEqual([2]);
     expect(rows('rm_comment_replies')).toHaveLength(2);
+    expect(rows('rm_organizations').filter((r) => r.merge_rules.type === 'rules')).toHaveLength(1);
     expect(rows('rm_change_request_contributors').map((r) => r.action_type).sort()).toEqual(expect.arrayContaining(['comment', 'edit']));
     expect(rows('rm_change_requests').find((r) => r.requested_reviewers.length > 0)?.requested_reviewers).toHaveLength(1);
     expect(rows('rm_access_nodes').some((r) => r.kind === 'space' && r.chain.length === 3)).toBe(true);

@@ -237,4 +237,33 @@ describe('change request reviews and merge rules (e2e, official client)', () => 
     expect((await q.http('GET', `/v1/orgs/${orgId}/change-requests`, { token: outsider.token })).status).toBe(404);
     expect((await q.http('GET', `/v1/orgs/${orgId}/change-requests?status=nope`, { token: reader.token })).status).toBe(400);
   });
+
+  it("applies the organization's merge rules to spaces that inherit them; a space's own rules replace them", async () => {
+    const org = (await q.http('POST', '/v1/orgs', { token: owner.token, body: { title: 'Org rules' } })).body.id;
+    for (const [user, role] of [[reviewer, 'review'], [editor, 'edit']] as const) {
+      expect((await q.http('PATCH', `/v1/orgs/${org}/members/${user.id}`, { token: owner.token, body: { role } })).status).toBe(200);
+    }
+    const rules = { type: 'rules', rules: [{ rule: 'require_at_least_one_approved_review' }] };
+    expect((await q.http('PATCH', `/v1/orgs/${org}`, { token: editor.token, body: { mergeRules: rules } })).status).toBe(403);
+    expect((await q.http('PATCH', `/v1/orgs/${org}`, { token: owner.token, body: { mergeRules: { type: 'inherit' } } })).status).toBe(400);
+    const { data: updated } = await owner.api.orgs.updateOrganizationById(org, { mergeRules: rules } as any);
+    expect(updated.mergeRules).toEqual(rules);
+    expect((await reviewer.api.orgs.getOrganizationById(org)).data.mergeRules).toEqual(rules);
+
+    const { data: inheriting } = await owner.api.orgs.createSpace(org, { title: 'Inherits' } as any);
+    const { data: own } = await owner.api.orgs.createSpace(org, { title: 'Own rules' } as any);
+    await owner.api.spaces.updateSpaceById(own.id, { mergeRules: { type: 'none' } } as any);
+    const crIn = (await editor.api.spaces.createChangeRequest(inheriting.id, { subject: 'In' })).data;
+    const crOwn = (await editor.api.spaces.createChangeRequest(own.id, { subject: 'Own' })).data;
+    for (const [space, cr] of [[inheriting, crIn], [own, crOwn]] as const) {
+      await editor.api.spaces.updateChangeRequestContent(space.id, cr.id, { changes: [{ operation: 'insert_page', title: 'P', document: { markdown: 'P.' } }] });
+    }
+
+    const refused = await q.http('POST', `${crPath(inheriting.id, crIn.id)}/merge`, { token: owner.token });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.message).toMatch(/require_at_least_one_approved_review/);
+    expect((await owner.api.spaces.mergeChangeRequest(own.id, crOwn.id)).data.result).toBe('merge');
+    await reviewer.api.spaces.submitChangeRequestReview(inheriting.id, crIn.id, { status: Approved });
+    expect((await owner.api.spaces.mergeChangeRequest(inheriting.id, crIn.id)).data.result).toBe('merge');
+  });
 });

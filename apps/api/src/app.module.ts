@@ -27,6 +27,7 @@ import { CreateAccessTokenHandler } from './identity/create-access-token/create-
 import { OrganizationsController } from './organizations/organizations.controller';
 import { CreateOrganizationHandler } from './organizations/create-organization/create-organization.handler';
 import { SetMemberRoleHandler } from './organizations/set-member-role/set-member-role.handler';
+import { SetOrganizationMergeRulesHandler } from './organizations/set-merge-rules/set-merge-rules.handler';
 import { AccessService } from './permissions/access.service';
 import { SpacesController } from './spaces/spaces.controller';
 import { CreateSpaceHandler } from './spaces/create-space/create-space.handler';
@@ -74,7 +75,7 @@ import { CustomHostnameReservations } from './custom-hostnames/custom-hostname-r
 import { SetCustomHostnameHandler } from './custom-hostnames/set-custom-hostname/set-custom-hostname.handler';
 import { RemoveCustomHostnameHandler } from './custom-hostnames/remove-custom-hostname/remove-custom-hostname.handler';
 
-const commandHandlers = [ImportGitRepositoryHandler, ExportGitRepositoryHandler, CreateUserHandler, CreateAccessTokenHandler, CreateOrganizationHandler, SetMemberRoleHandler,
+const commandHandlers = [ImportGitRepositoryHandler, ExportGitRepositoryHandler, CreateUserHandler, CreateAccessTokenHandler, CreateOrganizationHandler, SetMemberRoleHandler, SetOrganizationMergeRulesHandler,
   CreateSpaceHandler, UpdateSpaceHandler, DuplicateSpaceHandler, DeleteSpaceHandler, RestoreSpaceHandler,
   CreateCollectionHandler, UpdateCollectionHandler, SetSpacePermissionsHandler, SetCollectionPermissionsHandler,
   CreateChangeRequestHandler, EditChangeRequestHandler, UpdateChangeRequestContentHandler, MergeChangeRequestHandler, UpdateChangeRequestHandler,

@@ -1,11 +1,12 @@
 import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { FastifyReply } from 'fastify';
-import { badRequest } from '@quire/domain';
+import { badRequest, effectiveMergeRules } from '@quire/domain';
 import { documentToMarkdown, JSONDocument, markdownToDocument } from '@quire/content/markdown';
 import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
 import { ChangeRequestQueries } from '@quire/read-models/change-requests/change-requests.queries';
 import { ChangeRequestContributorQueries } from '@quire/read-models/change-request-contributors/contributors.queries';
+import { IdentityQueries } from '@quire/read-models/identity/identity.queries';
 import { Caller, CurrentCaller } from '../http/auth';
 import { parseInput } from '../http/validation';
 import { ChangeRequestAccess } from './change-request-access.service';
@@ -23,6 +24,7 @@ export class ChangeRequestsController {
     private readonly access: ChangeRequestAccess,
     private readonly changeRequests: ChangeRequestQueries,
     private readonly contributors: ChangeRequestContributorQueries,
+    private readonly identity: IdentityQueries,
     private readonly commands: CommandBus,
     @Inject(QUIRE_CONFIG) private readonly config: QuireConfig,
   ) {}
@@ -91,7 +93,9 @@ export class ChangeRequestsController {
   @HttpCode(200)
   async merge(@Param('spaceId') spaceId: string, @Param('changeRequestId') key: string, @CurrentCaller() caller: Caller) {
     const { space, row } = await this.access.changeRequest(caller, spaceId, key, 'merge');
-    return this.commands.execute(new MergeChangeRequestCommand(spaceId, row.id, { revision: space.revision, mergeRules: space.merge_rules }, caller.user.id));
+    const organization = await this.identity.organization(space.organization_id);
+    const mergeRules = effectiveMergeRules(space.merge_rules, organization?.merge_rules ?? { type: 'none' });
+    return this.commands.execute(new MergeChangeRequestCommand(spaceId, row.id, { revision: space.revision, mergeRules }, caller.user.id));
   }
 
   @Post(':changeRequestId/update')

@@ -28,7 +28,7 @@ export function presentOrganization(config: QuireConfig, o: OrganizationRow, rol
     emailDomains: [] as string[],
     plan: 'internal' as const,
     inviteLinks: false,
-    mergeRules: { type: 'none' as const },
+    mergeRules: o.merge_rules,
     trial: { status: 'notapplicable' as const, count: 0 },
     urls: { location: `${config.publicUrl}/v1/orgs/${o.id}`, app: `${config.appUrl}/o/${o.id}` },
     permissions: {

@@ -14,6 +14,8 @@ import { RemoveCustomHostnameCommand } from '../custom-hostnames/remove-custom-h
 import { SetCustomHostnameCommand } from '../custom-hostnames/set-custom-hostname/set-custom-hostname.command';
 import { CreateOrganizationCommand } from './create-organization/create-organization.command';
 import { SetMemberRoleCommand } from './set-member-role/set-member-role.command';
+import { SetOrganizationMergeRulesCommand } from './set-merge-rules/set-merge-rules.command';
+import { organizationMergeRulesInput } from '../spaces/spaces.dto';
 
 const createOrganizationBody = z.object({
   title: z.string().trim().min(2).max(255),
@@ -21,10 +23,14 @@ const createOrganizationBody = z.object({
   customHostname: customHostnameInput.optional(),
 });
 /**
- * Of GitBook's updateOrganizationById body, Quire changes only `customHostname` (its own field:
- * GitBook sets it elsewhere; null removes it). Other settings are refused rather than ignored.
+ * Of GitBook's updateOrganizationById body, Quire changes `mergeRules` and `customHostname` (its
+ * own field: GitBook sets it elsewhere; null removes it). Other settings are refused rather than
+ * ignored.
  */
-const updateOrganizationBody = z.strictObject({ customHostname: customHostnameInput.nullable().optional() });
+const updateOrganizationBody = z.strictObject({
+  customHostname: customHostnameInput.nullable().optional(),
+  mergeRules: organizationMergeRulesInput.optional(),
+});
 /** GitBook's MemberRoleOrGuest: a role, or null for a guest. */
 const setMemberRoleBody = z.object({ role: z.enum(ROLES).nullable() });
 const listMembersQuery = z.object({ ...paginationQuery, role: z.enum(ROLES).optional() });
@@ -53,7 +59,7 @@ export class OrganizationsController {
     return presentOrganization(this.config, org, role);
   }
 
-  /** GitBook's updateOrganizationById, for `customHostname` only; the organization's admins (the domain checks). */
+  /** GitBook's updateOrganizationById, for `customHostname` and `mergeRules`; the organization's admins (the domain checks). */
   @Patch(':organizationId')
   async update(@Param('organizationId') organizationId: string, @Body() body: unknown, @CurrentCaller() caller: Caller) {
     await this.visible(organizationId, caller);
@@ -63,6 +69,7 @@ export class OrganizationsController {
     } else if (input.customHostname === null) {
       await this.commands.execute(new RemoveCustomHostnameCommand(organizationId, undefined, caller.user.id, caller.instanceAdmin));
     }
+    if (input.mergeRules) await this.commands.execute(new SetOrganizationMergeRulesCommand(organizationId, input.mergeRules, caller.user.id, caller.instanceAdmin));
     const { org, role } = await this.visible(organizationId, caller);
     return presentOrganization(this.config, org, role);
   }

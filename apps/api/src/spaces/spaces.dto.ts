@@ -54,6 +54,12 @@ export const mergeRulesInput = z.discriminatedUnion('type', [
   z.object({ type: z.literal('rules'), rules: z.array(mergeRule).max(50) }),
 ]);
 
+/** GitBook's MergeRulesStandaloneConfiguration (an organization's: nothing to inherit from). */
+export const organizationMergeRulesInput = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('none') }),
+  z.object({ type: z.literal('rules'), rules: z.array(mergeRule).max(50) }),
+]);
+
 /**
  * GitBook's CreateSpace. Its second half accepts any extra property (templates, computed
  * sources...): those are ignored, except `empty: true`, which is recorded for the content side.

@@ -4,7 +4,11 @@ import {
   ChangeRequestState,
   changeRequestStream,
   decideChangeRequest,
+  effectiveMergeRules,
   mergeRuleViolations,
+  organizationAggregate,
+  OrganizationMergeRules,
+  organizationStream,
   reviewFacts,
   RevisionCreated,
   spaceMergeEvents,
@@ -83,7 +87,8 @@ export class ChangeRequestGitWork {
         return { ok: false, code: 'unprocessable', message };
       }
       const base = changeRequestBase(cr.state);
-      const violations = mergeRuleViolations(live.mergeRules, {
+      const mergeRules = effectiveMergeRules(live.mergeRules, await this.organizationMergeRules(live.organizationId!));
+      const violations = mergeRuleViolations(mergeRules, {
         outdated: spaceHead !== base,
         subject: cr.state.subject,
         hasDescription: cr.state.description !== undefined && cr.state.description !== null,
@@ -298,6 +303,13 @@ export class ChangeRequestGitWork {
       metadata: { actor: job.actorId },
     });
     return position;
+  }
+
+  /** The merge rules a space with `inherit` follows, from its organization's stream. */
+  private async organizationMergeRules(organizationId: string): Promise<OrganizationMergeRules> {
+    let state = organizationAggregate.initialState();
+    for (const e of await this.events.readStream(organizationStream(organizationId))) state = organizationAggregate.evolve(state, { type: e.type, data: e.data } as any);
+    return state.mergeRules;
   }
 
   private async refuseMerge(

@@ -1,4 +1,4 @@
-import { MergeRule, MergeRulesConfiguration } from '../space/space.settings';
+import { MergeRule, MergeRulesConfiguration, OrganizationMergeRules } from '../space/space.settings';
 import { ChangeRequestReviewStatus } from './change-request.events';
 import { ChangeRequestState, isReviewOutdated } from './change-request.state';
 
@@ -70,11 +70,16 @@ const CHECKS: { [Name in RuleName]: RuleCheck<Name> } = {
   custom: (rule) => rule.message ?? 'A custom merge rule of this space blocks the merge',
 };
 
+/** The rules a space's merges follow: its own, or with `inherit` its organization's. */
+export function effectiveMergeRules(space: MergeRulesConfiguration, organization: OrganizationMergeRules): OrganizationMergeRules {
+  return space.type === 'inherit' ? organization : space;
+}
+
 /**
  * GitBook's merge rules, evaluated when a merge is asked for and again when the worker merges
- * (the space may have moved in between). `inherit` takes the organization's rules, which are
- * `none` in Quire. Returns one message per rule that blocks, each naming its rule (empty: the
- * merge may go on).
+ * (the space may have moved in between); give them through effectiveMergeRules (`inherit`
+ * alone blocks nothing). Returns one message per rule that blocks, each naming its rule
+ * (empty: the merge may go on).
  */
 export function mergeRuleViolations(config: MergeRulesConfiguration, facts: MergeFacts): string[] {
   if (config.type !== 'rules') return [];

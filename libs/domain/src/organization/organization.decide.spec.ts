@@ -1,6 +1,7 @@
 import { decideOrganization } from './organization.decide';
 import { OrganizationEvent } from './organization.events';
 import { organizationAggregate } from './organization.state';
+import { effectiveMergeRules } from '../change-request/merge-rules';
 
 const now = new Date('2026-01-01T00:00:00Z');
 const given = (events: OrganizationEvent[]) => events.reduce(organizationAggregate.evolve, organizationAggregate.initialState());
@@ -86,6 +87,29 @@ describe('organization', () => {
       const events = decideOrganization({ type: 'CreateOrganization', organizationId: 'o1', title: 'Acme', creatorId: 'u1', customHostname: 'docs.acme.com' }, given([]), { now });
       expect(events.map((e) => e.type)).toEqual(['OrganizationCreated', 'OrganizationMemberRoleSet', 'OrganizationCustomHostnameSet']);
       expect(given(events).customHostname).toBe('docs.acme.com');
+    });
+  });
+
+  describe('merge rules', () => {
+    const created = decideOrganization({ type: 'CreateOrganization', organizationId: 'o1', title: 'Acme', creatorId: 'u1' }, given([]), { now });
+    const withEditor = [...created, ...decideOrganization({ type: 'SetOrganizationMemberRole', organizationId: 'o1', userId: 'u2', role: 'edit' }, given(created), { now })];
+    const rules = { type: 'rules' as const, rules: [{ rule: 'require_at_least_one_approved_review' as const }] };
+    const set = (actorId: string, mergeRules: typeof rules | { type: 'none' } = rules, actorIsInstanceAdmin = false) =>
+      ({ type: 'SetOrganizationMergeRules', organizationId: 'o1', mergeRules, actorId, actorIsInstanceAdmin }) as const;
+
+    it('given none (the default), when an admin sets rules, then the inheriting spaces follow them', () => {
+      expect(given(created).mergeRules).toEqual({ type: 'none' });
+      const events = decideOrganization(set('u1'), given(withEditor), { now });
+      expect(events).toEqual([{ type: 'OrganizationMergeRulesChanged', data: { organizationId: 'o1', mergeRules: rules, by: 'u1', at: now.toISOString() } }]);
+      const state = given([...withEditor, ...events]);
+      expect(effectiveMergeRules({ type: 'inherit' }, state.mergeRules)).toEqual(rules);
+      expect(effectiveMergeRules({ type: 'none' }, state.mergeRules)).toEqual({ type: 'none' });
+      expect(decideOrganization(set('u1'), state, { now })).toEqual([]);
+    });
+
+    it('given a member below admin, when they set rules, then it is refused; the instance admin may', () => {
+      expect(() => decideOrganization(set('u2'), given(withEditor), { now })).toThrow(/admins can change its merge rules/);
+      expect(decideOrganization(set('u9', rules, true), given(withEditor), { now })).toHaveLength(1);
     });
   });
 });

@@ -1,6 +1,7 @@
 import { conflict, forbidden, notFound, unprocessable } from '../shared/domain-error';
 import { DecideContext } from '../shared/event';
 import { Role } from '../shared/roles';
+import { OrganizationMergeRules } from '../space/space.settings';
 import { OrganizationEvent } from './organization.events';
 import { OrganizationState } from './organization.state';
 
@@ -42,7 +43,16 @@ export interface RemoveOrganizationCustomHostname extends CustomHostnameActor {
   hostname?: string;
 }
 
-export type OrganizationCommand = CreateOrganization | SetOrganizationMemberRole | SetOrganizationCustomHostname | RemoveOrganizationCustomHostname;
+/** The merge rules its spaces inherit; its admins (and the instance administrator) set them. */
+export interface SetOrganizationMergeRules {
+  type: 'SetOrganizationMergeRules';
+  organizationId: string;
+  mergeRules: OrganizationMergeRules;
+  actorId: string;
+  actorIsInstanceAdmin?: boolean;
+}
+
+export type OrganizationCommand = CreateOrganization | SetOrganizationMemberRole | SetOrganizationCustomHostname | RemoveOrganizationCustomHostname | SetOrganizationMergeRules;
 
 export function decideOrganization(command: OrganizationCommand, state: OrganizationState, ctx: DecideContext): OrganizationEvent[] {
   const at = ctx.now.toISOString();
@@ -83,12 +93,20 @@ export function decideOrganization(command: OrganizationCommand, state: Organiza
       mayChangeCustomHostname(command, state);
       if (!state.customHostname || (command.hostname !== undefined && command.hostname !== state.customHostname)) return [];
       return [{ type: 'OrganizationCustomHostnameRemoved', data: { organizationId: command.organizationId, hostname: state.customHostname, at } }];
+    case 'SetOrganizationMergeRules':
+      mayChange(command, state, 'its merge rules');
+      if (JSON.stringify(command.mergeRules) === JSON.stringify(state.mergeRules)) return [];
+      return [{ type: 'OrganizationMergeRulesChanged', data: { organizationId: command.organizationId, mergeRules: command.mergeRules, by: command.actorId, at } }];
   }
 }
 
 function mayChangeCustomHostname(actor: CustomHostnameActor, state: OrganizationState): void {
+  mayChange(actor, state, 'its custom hostname');
+}
+
+function mayChange(actor: CustomHostnameActor, state: OrganizationState, what: string): void {
   if (!state.exists) throw notFound('Organization not found');
   if (!actor.actorIsInstanceAdmin && state.members[actor.actorId] !== 'admin') {
-    throw forbidden("Only the organization's admins can change its custom hostname");
+    throw forbidden(`Only the organization's admins can change ${what}`);
   }
 }

@@ -1,5 +1,6 @@
 import { DomainEvent } from '../shared/event';
 import { Role } from '../shared/roles';
+import { OrganizationMergeRules } from '../space/space.settings';
 
 export type OrganizationCreated = DomainEvent<
   'OrganizationCreated',
@@ -16,6 +17,11 @@ export type OrganizationCustomHostnameSet = DomainEvent<
   { organizationId: string; hostname: string; previous?: string; at: string }
 >;
 export type OrganizationCustomHostnameRemoved = DomainEvent<'OrganizationCustomHostnameRemoved', { organizationId: string; hostname: string; at: string }>;
+/** The merge rules of the organization's spaces whose own rules are `inherit`. */
+export type OrganizationMergeRulesChanged = DomainEvent<
+  'OrganizationMergeRulesChanged',
+  { organizationId: string; mergeRules: OrganizationMergeRules; by: string; at: string }
+>;
 export type HostnameReserved = DomainEvent<'HostnameReserved', { hostname: string; organizationId: string }>;
 
 export type OrganizationEvent =
@@ -23,7 +29,8 @@ export type OrganizationEvent =
   | OrganizationMemberRoleSet
   | OrganizationMemberRemoved
   | OrganizationCustomHostnameSet
-  | OrganizationCustomHostnameRemoved;
+  | OrganizationCustomHostnameRemoved
+  | OrganizationMergeRulesChanged;
 
 export const organizationStream = (organizationId: string) => `org-${organizationId}`;
 export const hostnameStream = (hostname: string) => `org-hostname-${hostname}`;

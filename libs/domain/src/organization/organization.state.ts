@@ -1,5 +1,6 @@
 import { Aggregate } from '../shared/event';
 import { Role } from '../shared/roles';
+import { OrganizationMergeRules } from '../space/space.settings';
 import { OrganizationEvent } from './organization.events';
 
 export interface OrganizationState {
@@ -7,12 +8,13 @@ export interface OrganizationState {
   organizationId?: string;
   members: Record<string, Role>;
   customHostname?: string;
+  mergeRules: OrganizationMergeRules;
   /** Events in the stream: a custom hostname claim names the version its append will expect. */
   version: number;
 }
 
 export const organizationAggregate: Aggregate<OrganizationState, OrganizationEvent> = {
-  initialState: () => ({ exists: false, members: {}, version: 0 }),
+  initialState: () => ({ exists: false, members: {}, mergeRules: { type: 'none' }, version: 0 }),
   evolve(state, event) {
     return { ...apply(state, event), version: state.version + 1 };
   },
@@ -34,6 +36,8 @@ function apply(state: OrganizationState, event: OrganizationEvent): Organization
       const { customHostname: _removed, ...rest } = state;
       return rest;
     }
+    case 'OrganizationMergeRulesChanged':
+      return { ...state, mergeRules: event.data.mergeRules };
     default:
       return state;
   }

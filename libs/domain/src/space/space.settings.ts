@@ -44,8 +44,11 @@ export type MergeRule =
     }
   | { rule: 'custom'; expression: string; message?: string };
 
-/** GitBook's MergeRulesSpaceConfiguration. */
-export type MergeRulesConfiguration = { type: 'inherit' } | { type: 'none' } | { type: 'rules'; rules: MergeRule[] };
+/** GitBook's MergeRulesStandaloneConfiguration: an organization's merge rules. */
+export type OrganizationMergeRules = { type: 'none' } | { type: 'rules'; rules: MergeRule[] };
+
+/** GitBook's MergeRulesSpaceConfiguration; `inherit` takes the organization's. */
+export type MergeRulesConfiguration = { type: 'inherit' } | OrganizationMergeRules;
 
 export const SPACE_TITLE_MAX = 50;
 /** Spaces keep deleted content this long; after it, they cannot be restored (GitBook: 7 days). */

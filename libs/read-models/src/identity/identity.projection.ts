@@ -3,8 +3,8 @@ import { Projection } from '@quire/projections/projection';
 /** Users, their access tokens (hashes only), organizations (with their custom hostname) and memberships. */
 export const identityProjection: Projection = {
   name: 'identity',
-  // 2: organizations' custom_hostname.
-  version: 2,
+  // 2: organizations' custom_hostname. 3: organizations' merge_rules.
+  version: 3,
   // apply reads no result of its writes: a rebuild may coalesce them.
   writeResultsUnused: true,
   tables: ['rm_users', 'rm_access_tokens', 'rm_organizations', 'rm_organization_members'],
@@ -16,6 +16,7 @@ export const identityProjection: Projection = {
     'OrganizationMemberRemoved',
     'OrganizationCustomHostnameSet',
     'OrganizationCustomHostnameRemoved',
+    'OrganizationMergeRulesChanged',
   ],
   schema: (t) => `
     CREATE TABLE ${t('rm_users')} (
@@ -26,7 +27,7 @@ export const identityProjection: Projection = {
       id text PRIMARY KEY, user_id text NOT NULL, token_hash text NOT NULL UNIQUE, label text, created_at timestamptz NOT NULL);
     CREATE TABLE ${t('rm_organizations')} (
       id text PRIMARY KEY, title text NOT NULL, hostname text UNIQUE, created_by text NOT NULL, created_at timestamptz NOT NULL,
-      custom_hostname text UNIQUE);
+      custom_hostname text UNIQUE, merge_rules jsonb NOT NULL DEFAULT '{"type":"none"}');
     CREATE TABLE ${t('rm_organization_members')} (
       organization_id text NOT NULL, user_id text NOT NULL, role text NOT NULL, joined_at timestamptz NOT NULL,
       PRIMARY KEY (organization_id, user_id));
@@ -66,6 +67,9 @@ export const identityProjection: Projection = {
         break;
       // Unique in event order: an organization leaves a hostname before another one claims it
       // (libs/domain/src/custom-hostname/custom-hostname.decide.ts).
+      case 'OrganizationMergeRulesChanged':
+        await tx.query(`UPDATE ${t('rm_organizations')} SET merge_rules = $2 WHERE id = $1`, [d.organizationId, JSON.stringify(d.mergeRules)]);
+        break;
       case 'OrganizationCustomHostnameSet':
         await tx.query(`UPDATE ${t('rm_organizations')} SET custom_hostname = $2 WHERE id = $1`, [d.organizationId, d.hostname]);
         break;

@@ -1,5 +1,5 @@
 import { Queryable } from '@quire/platform/db/db';
-import { Role } from '@quire/domain';
+import { OrganizationMergeRules, Role } from '@quire/domain';
 import { decodeCursor, idCursor, ListResponse, toPage } from '@quire/platform/http/pagination';
 
 export interface UserRow {
@@ -14,6 +14,8 @@ export interface OrganizationRow {
   id: string;
   title: string;
   hostname: string | null;
+  /** The merge rules of its spaces that `inherit` them (GitBook's MergeRulesStandaloneConfiguration). */
+  merge_rules: OrganizationMergeRules;
   /** Where the organization's sites are also served (GitBook's `customHostname`). */
   custom_hostname: string | null;
   created_by: string;

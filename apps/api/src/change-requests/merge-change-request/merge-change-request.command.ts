@@ -10,7 +10,10 @@ export class MergeChangeRequestCommand extends Command<ChangeRequestJobAnswer> {
   constructor(
     readonly spaceId: string,
     readonly changeRequestId: string,
-    /** The space as the read model has it: the rules are checked again by the worker on the stream. */
+    /**
+     * The space as the read model has it, with the merge rules in effect (its own, or its
+     * organization's when it inherits them): the worker checks them again on the streams.
+     */
     readonly space: { revision: string; mergeRules: MergeRulesConfiguration },
     readonly actorId: string,
   ) {
