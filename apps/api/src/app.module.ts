@@ -4,8 +4,9 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { InfrastructureModule } from '@quire/infrastructure/infrastructure.module';
 import { Runtime } from '@quire/infrastructure/runtime';
 import { AuthGuard } from './http/auth';
-import { GitSyncController } from './git-sync/git-sync.controller';
-import { ImportGitRepositoryHandler } from './git-sync/import-git-repository/import-git-repository.handler';
+import { ImportGitRepositoryController } from './git-import/import-git-repository/import-git-repository.controller';
+import { ImportGitRepositoryHandler } from './git-import/import-git-repository/import-git-repository.handler';
+import { ListGitImportsController } from './git-import/list-git-imports/list-git-imports.controller';
 import { ExportGitRepositoryController } from './git-sync/export-git-repository/export-git-repository.controller';
 import { ExportGitRepositoryHandler } from './git-sync/export-git-repository/export-git-repository.handler';
 import { ListGitExportsController } from './git-sync/list-git-exports/list-git-exports.controller';
@@ -80,7 +81,7 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [InfrastructureModule.forRuntime(runtime), CqrsModule.forRoot(), OperatorsModule.forRuntime(runtime), ...extra],
-      controllers: [HealthController, UsersController, OrganizationsController, SpacesController, CollectionsController, PermissionsController, SpaceContentController, RevisionContentController, RevisionChangesController, ListRevisionsController, RestoreRevisionController, PageDiffController, GitSyncController, ExportGitRepositoryController, ListGitExportsController, ChangeRequestsController, ChangeRequestContentController, IntegrationsController, UrlsController, SearchController, AskController, CustomHostnamesController, siteController(runtime.config)],
+      controllers: [HealthController, UsersController, OrganizationsController, SpacesController, CollectionsController, PermissionsController, SpaceContentController, RevisionContentController, RevisionChangesController, ListRevisionsController, RestoreRevisionController, PageDiffController, ImportGitRepositoryController, ListGitImportsController, ExportGitRepositoryController, ListGitExportsController, ChangeRequestsController, ChangeRequestContentController, IntegrationsController, UrlsController, SearchController, AskController, CustomHostnamesController, siteController(runtime.config)],
       providers: [
         ContentReader,
         RevisionChanges,
