@@ -1,15 +1,5 @@
 import { z } from 'zod';
-
-const httpUrl = z
-  .string()
-  .max(2048)
-  .refine((v) => {
-    try {
-      return ['http:', 'https:'].includes(new URL(v).protocol);
-    } catch {
-      return false;
-    }
-  }, 'must be an http(s) URL');
+import { httpUrl } from '../../http/validation';
 
 /** GitBook's ImportGitRepository body. */
 export const importBody = z.object({
