@@ -42,6 +42,8 @@ import { PermissionsController } from './permissions/permissions.controller';
 import { SetSpacePermissionsHandler } from './permissions/set-space-permissions/set-space-permissions.handler';
 import { SetCollectionPermissionsHandler } from './permissions/set-collection-permissions/set-collection-permissions.handler';
 import { ChangeRequestsController } from './change-requests/change-requests.controller';
+import { MergeChangeRequestController } from './change-requests/merge-change-request/merge-change-request.controller';
+import { UpdateChangeRequestController } from './change-requests/update-change-request/update-change-request.controller';
 import { ChangeRequestContentController } from './change-requests/change-request-content.controller';
 import { ChangeRequestAccess } from './change-requests/change-request-access.service';
 import { ChangeRequestJobs } from './change-requests/change-request-jobs';
@@ -81,7 +83,7 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [InfrastructureModule.forRuntime(runtime), CqrsModule.forRoot(), OperatorsModule.forRuntime(runtime), ...extra],
-      controllers: [HealthController, UsersController, OrganizationsController, SpacesController, CollectionsController, PermissionsController, SpaceContentController, RevisionContentController, RevisionChangesController, ListRevisionsController, RestoreRevisionController, PageDiffController, ImportGitRepositoryController, ListGitImportsController, ExportGitRepositoryController, ListGitExportsController, ChangeRequestsController, ChangeRequestContentController, IntegrationsController, UrlsController, SearchController, AskController, CustomHostnamesController, siteController(runtime.config)],
+      controllers: [HealthController, UsersController, OrganizationsController, SpacesController, CollectionsController, PermissionsController, SpaceContentController, RevisionContentController, RevisionChangesController, ListRevisionsController, RestoreRevisionController, PageDiffController, ImportGitRepositoryController, ListGitImportsController, ExportGitRepositoryController, ListGitExportsController, ChangeRequestsController, MergeChangeRequestController, UpdateChangeRequestController, ChangeRequestContentController, IntegrationsController, UrlsController, SearchController, AskController, CustomHostnamesController, siteController(runtime.config)],
       providers: [
         ContentReader,
         RevisionChanges,

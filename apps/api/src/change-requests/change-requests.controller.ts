@@ -12,10 +12,8 @@ import { createChangeRequestBody, editChangeRequestBody, listChangeRequestsQuery
 import { changeRequestLocation, presentChangeRequest } from './change-requests.presenter';
 import { CreateChangeRequestCommand } from './create-change-request/create-change-request.command';
 import { EditChangeRequestCommand } from './edit-change-request/edit-change-request.command';
-import { MergeChangeRequestCommand } from './merge-change-request/merge-change-request.command';
-import { UpdateChangeRequestCommand } from './update-change-request/update-change-request.command';
 
-/** A space's change requests: create, list, read, edit, and the merge and update the worker runs. */
+/** A space's change requests: create, list, read, edit (merge and update have their own use-case folders). */
 @Controller('v1/spaces/:spaceId/change-requests')
 export class ChangeRequestsController {
   constructor(
@@ -77,19 +75,6 @@ export class ChangeRequestsController {
     await reply.status(200).send(presentChangeRequest(this.config, await this.access.reload(spaceId, row.id)));
   }
 
-  @Post(':changeRequestId/merge')
-  @HttpCode(200)
-  async merge(@Param('spaceId') spaceId: string, @Param('changeRequestId') key: string, @CurrentCaller() caller: Caller) {
-    const { space, row } = await this.access.changeRequest(caller, spaceId, key, 'merge');
-    return this.commands.execute(new MergeChangeRequestCommand(spaceId, row.id, { revision: space.revision, mergeRules: space.merge_rules }, caller.user.id));
-  }
-
-  @Post(':changeRequestId/update')
-  @HttpCode(200)
-  async update(@Param('spaceId') spaceId: string, @Param('changeRequestId') key: string, @CurrentCaller() caller: Caller) {
-    const { row } = await this.access.changeRequest(caller, spaceId, key, 'edit');
-    return this.commands.execute(new UpdateChangeRequestCommand(spaceId, row.id, caller.user.id));
-  }
 }
 
 /** A description is kept as the document its markdown reads back as, so what is served always fits GitBook's schema. */
