@@ -1,6 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { join } from 'path';
-import { decideGitImport, DomainError, GitImportCommand, revisionTrees, SpaceGitImports, spaceGitImportsAggregate, spaceStream } from '@quire/domain';
+import {
+  CompleteGitImport,
+  decideGitImport,
+  DomainError,
+  GitImportCommand,
+  GitImportStatus,
+  RevisionCreated,
+  revisionTrees,
+  SpaceGitImports,
+  spaceGitImportsAggregate,
+  spaceStream,
+} from '@quire/domain';
 import { importGitRepository } from '@quire/content/import';
 import { importedRevisionFiles, revisionCreatedFor } from '@quire/content/revision';
 import { ContentStore } from '@quire/content/store';
@@ -18,7 +29,10 @@ export interface GitImportRun {
 }
 
 /** How an import ended (the job's return value). */
-export type GitImportOutcome = { status: 'completed'; revision: string } | { status: 'failed' | 'skipped' | 'completed' | 'queued' | 'running' };
+export interface GitImportOutcome {
+  status: GitImportStatus;
+  revision?: string;
+}
 
 /** A failure recorded as GitImportFailed: the job fails for good (no retry). */
 export class GitImportFailedError extends Error {
@@ -131,20 +145,18 @@ export class GitImport {
         return { ...complete, revision, created: event };
       },
     );
-    const done = recorded.state.git.imports[importId];
-    if (recorded.events.length === 0) return { status: done.status };
-    const revision = (recorded.events.at(-1)!.data as { revision: string }).revision;
+    if (recorded.events.length === 0) return { status: recorded.state.git.imports[importId].status };
+    const { revision, created } = recorded.prepared as CompleteGitImport;
     const appendStarted = Date.now();
     await this.secrets.delete(importId);
-    const created = recorded.events.some((e) => e.type === 'RevisionCreated');
     if (created && !standalone) await this.content.setLiveRevision(spaceId, revision);
     const appendedMs = Date.now() - appendStarted;
     await this.executor.waitFor(recorded.position!, recorded.events.map((e) => e.type));
     if (!created) {
       log.info({ revision, fetchedMs, totalMs: Date.now() - started, warnings: result.warnings.length }, 'git import completed: content unchanged, no new revision');
     } else {
-      const pages = countPages((recorded.events[0].data as { pages: PageNode[] }).pages);
       const projectedMs = Date.now() - appendStarted - appendedMs;
+      const pages = countPages(created.data.pages);
       log.info({ revision, pages, fetchedMs, writtenMs, appendedMs, projectedMs, totalMs: Date.now() - started, warnings: result.warnings.length }, 'git import completed');
     }
     return { status: 'completed', revision };
@@ -181,9 +193,7 @@ export class GitImport {
   }
 }
 
-type PageNode = { children: PageNode[] };
-
-function countPages(pages: PageNode[]): number {
+function countPages(pages: RevisionCreated['data']['pages']): number {
   return pages.reduce((n, p) => n + 1 + countPages(p.children), 0);
 }
 
