@@ -2,12 +2,16 @@ import { execFileSync } from 'child_process';
 import { existsSync, readdirSync, readFileSync } from 'fs';
 import { basename, join, relative } from 'path';
 import { markdownToDocument, type DocumentBlock, type DocumentInline, type DocumentText } from '@quire/content/markdown';
+import { isHtmlElementName } from '@quire/content/markdown/html-elements';
 import { cloneFixtureBundle, FIXTURE_BUNDLES, type FixtureBundleName, type MarkdownFile } from '@quire/content/markdown/testing/fixture-bundles';
 
-/** An HTML start or end tag as a reader would see it: `<td>`, `</tr>`, `<h4 align="center">`, `<br/>`. */
-const HTML_TAG = /<\/?[a-zA-Z][a-zA-Z0-9-]*(?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*\s*\/?>/;
+/**
+ * An HTML start or end tag as a reader would see it: `<td>`, `</tr>`, `<h4 align="center">`,
+ * `<br/>`. Only names of HTML elements count: `<space-id>` placeholders are text.
+ */
+const HTML_TAG = /<\/?([a-zA-Z][a-zA-Z0-9-]*)(?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*\s*\/?>/g;
 
-/** Markdown files that are not pages: the table of contents and GitBook's agent instructions. */
+/** Markdown files that are not pages: the table of contents, GitBook's agent instructions, assets. */
 const NOT_PAGES = new Set(['SUMMARY.md', 'AGENTS.md']);
 
 interface Source {
@@ -59,8 +63,9 @@ export function leaksOf(markdown: string): string[] {
     if (node.object === 'text') {
       for (const leaf of node.leaves) {
         if (leaf.marks.some((mark) => mark.type === 'code')) continue;
-        const match = HTML_TAG.exec(leaf.text);
-        if (match) found.push(match[0]);
+        for (const match of leaf.text.matchAll(HTML_TAG)) {
+          if (isHtmlElementName(match[1])) found.push(match[0]);
+        }
       }
       return;
     }
@@ -95,7 +100,7 @@ function publicDocsSource(): Source[] {
 }
 
 function isPage(file: MarkdownFile): boolean {
-  return !NOT_PAGES.has(basename(file.path));
+  return !NOT_PAGES.has(basename(file.path)) && !file.path.split('/').includes('.gitbook');
 }
 
 function markdownFiles(dir: string): string[] {

@@ -87,14 +87,23 @@ function isEmptyText(node: DocumentNode): boolean {
 function inlineNodeToMarkdown(node: DocumentInline, ctx: InlineContext): string {
   // Table rows are split at `|` before inline parsing; `\|` survives as a literal pipe.
   const raw = (text: string) => (ctx.cell ? text.replace(/\|/g, '\\|') : text);
-  if (ctx.html && (node.type === 'link' || node.type === 'inline-image')) {
+  const htmlImage = node.type === 'inline-image' && (node.data.refDark !== undefined || node.data.size !== undefined);
+  if ((ctx.html && (node.type === 'link' || node.type === 'inline-image')) || htmlImage) {
     const href = encodeHtmlAttribute(refUrl(node.data.ref));
     if (node.type === 'link') return `<a href="${href}">${inlineToMarkdown(node.nodes ?? [], ctx)}</a>`;
     const alt = encodeHtmlAttribute(String(node.data.alt ?? ''));
     const title = typeof node.data.caption === 'string' && node.data.caption !== '' ? ` title="${encodeHtmlAttribute(node.data.caption)}"` : '';
-    return `<img src="${href}" alt="${alt}"${title}>`;
+    const size = typeof node.data.size === 'string' ? ` data-size="${encodeHtmlAttribute(node.data.size)}"` : '';
+    const img = `<img src="${href}" alt="${alt}"${title}${size}>`;
+    return node.data.refDark ? pictureHtml(refUrl(node.data.refDark), img) : img;
   }
   switch (node.type) {
+    case 'button':
+      return buttonHtml(node, ctx);
+    case 'icon':
+      return `<i class="fa-${encodeHtmlAttribute(String(node.data.icon ?? ''))}">:${escapeText(String(node.data.icon ?? ''), ctx, false, false)}:</i>`;
+    case 'expression':
+      return `<code class="expression">${escapeText(String(node.data.expression ?? ''), { ...ctx, singleLine: true }, false, false)}</code>`;
     case 'link':
       return `[${inlineToMarkdown(node.nodes ?? [], { ...ctx, singleLine: true })}](${raw(formatDestination(refUrl(node.data.ref)))})`;
     case 'inline-image': {
@@ -103,6 +112,7 @@ function inlineNodeToMarkdown(node: DocumentInline, ctx: InlineContext): string 
     }
     case 'mention': {
       const url = refUrl(node.data.ref);
+      if (ctx.html) return `<a data-mention href="${encodeHtmlAttribute(url)}">${escapeText(mentionLabel(url), ctx)}</a>`;
       return `[${escapeText(mentionLabel(url), ctx)}](${raw(formatDestination(url))} "mention")`;
     }
     case 'inline-math':
@@ -114,6 +124,24 @@ function inlineNodeToMarkdown(node: DocumentInline, ctx: InlineContext): string 
     default:
       return inlineToMarkdown(node.nodes ?? [], ctx);
   }
+}
+
+/** An image with a dark-mode variant, as GitBook writes it. */
+export function pictureHtml(darkUrl: string, img: string): string {
+  return `<picture><source srcset="${encodeHtmlAttribute(darkUrl)}" media="(prefers-color-scheme: dark)">${img}</picture>`;
+}
+
+/** `<a class="button primary">` for a link, `<button type="button" data-action>` for a search or ask action. */
+function buttonHtml(node: DocumentInline, ctx: InlineContext): string {
+  const data = node.data as { label?: string; kind?: string; icon?: string; ref?: unknown; action?: { action?: string; query?: string } };
+  const classes = `button ${data.kind === 'secondary' ? 'secondary' : 'primary'}`;
+  const icon = data.icon ? ` data-icon="${encodeHtmlAttribute(data.icon)}"` : '';
+  const label = escapeText(data.label ?? '', { ...ctx, singleLine: true }, false, false);
+  if (data.action?.action) {
+    const query = data.action.query !== undefined ? ` data-query="${encodeHtmlAttribute(data.action.query)}"` : '';
+    return `<button type="button" class="${classes}" data-action="${encodeHtmlAttribute(data.action.action)}"${query}${icon}>${label}</button>`;
+  }
+  return `<a href="${encodeHtmlAttribute(refUrl(data.ref))}" class="${classes}"${icon}>${label}</a>`;
 }
 
 /** A file id rather than a path (`{% file %}` blocks parsed from markdown hold the path). */
