@@ -108,6 +108,33 @@ function blockToMarkdown(node: DocumentBlock, context: BlockContext): string {
       return liquidContainer('columns', [], children(node).map(columnToMarkdown).join('\n\n'));
     case 'column':
       return columnToMarkdown(node);
+    case 'updates':
+      return liquidContainer('updates', [['format', String(node.data.format ?? 'full')]], children(node).map(updateToMarkdown).join('\n\n'));
+    case 'update':
+      return updateToMarkdown(node);
+    case 'if': {
+      const body = blocksToMarkdown(children(node));
+      const expression = String(node.data.expression ?? '').replace(/%\}/g, '% }');
+      const lastLine = body.slice(body.lastIndexOf('\n') + 1);
+      return `{% if ${expression} %}\n${body}${body === '' ? '' : lastLine.startsWith('<') ? '\n\n' : '\n'}{% endif %}`;
+    }
+    case 'swagger': {
+      const url = refUrl(node.data.ref);
+      const attrs: Array<[string, string]> = [['src', url], ['path', String(node.data.path ?? '')], ['method', String(node.data.method ?? '')]];
+      return liquidContainer('openapi', attrs, `[${escapeText(url, {})}](${formatDestination(url)})`);
+    }
+    case 'openapi-operation': {
+      const spec = String((node.data.ref as { spec?: unknown } | undefined)?.spec ?? '');
+      const attrs: Array<[string, string]> = [['spec', spec], ['path', String(node.data.path ?? '')], ['method', String(node.data.method ?? '')]];
+      return liquidContainer('openapi-operation', attrs, `OpenAPI ${escapeText(spec, {})}`);
+    }
+    case 'openapi-schemas': {
+      const spec = String((node.data.ref as { spec?: unknown } | undefined)?.spec ?? '');
+      const schemas = Array.isArray(node.data.schemas) ? node.data.schemas.map(String) : [];
+      const grouped = typeof node.data.grouped === 'boolean' ? String(node.data.grouped) : undefined;
+      const title = schemas.length === 1 ? `The ${schemas[0]} object` : schemas.join(', ');
+      return liquidContainer('openapi-schemas', [['spec', spec], ['schemas', schemas.join(',')], ['grouped', grouped]], escapeText(title, {}));
+    }
     case 'images': {
       const align = typeof node.data.align === 'string' ? ` align="${encodeHtmlAttribute(node.data.align)}"` : '';
       const fullWidth = typeof node.data.fullWidth === 'boolean' ? ` data-full-width="${node.data.fullWidth}"` : '';
@@ -211,6 +238,12 @@ function liquidContainer(name: string, attrs: Array<[string, string | undefined]
 
 function tabToMarkdown(tab: DocumentBlock): string {
   return liquidContainer('tab', [['title', String(tab.data.title ?? '')]], blocksToMarkdown(children(tab)));
+}
+
+function updateToMarkdown(update: DocumentBlock): string {
+  const date = typeof update.data.date === 'string' ? update.data.date.replace(/T00:00:00(?:\.000)?Z$/, '') : '';
+  const tags = Array.isArray(update.data.tags) ? update.data.tags.map((tag) => String((tag as { tag?: unknown }).tag ?? '')).filter(Boolean) : [];
+  return liquidContainer('update', [['date', date], ['tags', tags.length > 0 ? tags.join(',') : undefined]], blocksToMarkdown(children(update)));
 }
 
 function stepToMarkdown(step: DocumentBlock): string {

@@ -53,10 +53,28 @@ const GITBOOK_HTML: Array<[string, string, string]> = [
   ['expression', 'paragraph', 'Version <code class="expression">space.vars.version</code> now.\n'],
   ['keyboard, superscript and subscript', 'paragraph', 'Press <kbd>Ctrl</kbd> and x<sup>2</sup> H<sub>2</sub>O.\n'],
   ['expandable', 'expandable', '<details>\n\n<summary>More</summary>\n\nBody with <kbd>K</kbd>.\n\n</details>\n'],
+  [
+    'updates holding an expandable',
+    'updates',
+    '{% updates format="full" %}\n{% update date="2024-01-15" tags="beta" %}\n## Version 2\n\nDark <kbd>mode</kbd>.\n{% endupdate %}\n\n{% update date="2024-01-01" %}\n<details>\n\n<summary>Fixed</summary>\n\n* Bugs.\n\n</details>\n\n{% endupdate %}\n{% endupdates %}\n',
+  ],
+  ['conditional content', 'if', '{% if visitor.claims.unsigned.bucket.IF_BLOCK === true %}\nOnly **you**.\n{% endif %}\n'],
+  [
+    'OpenAPI operation from a spec URL',
+    'swagger',
+    '{% openapi src="https://petstore3.swagger.io/api/v3/openapi.json" path="/pet" method="post" %}\n[https://petstore3.swagger.io/api/v3/openapi.json](https://petstore3.swagger.io/api/v3/openapi.json)\n{% endopenapi %}\n',
+  ],
+  ['OpenAPI operation from an uploaded spec', 'openapi-operation', '{% openapi-operation spec="gitbook" path="/" method="get" %}\nOpenAPI gitbook\n{% endopenapi-operation %}\n'],
+  ['OpenAPI schemas', 'openapi-schemas', '{% openapi-schemas spec="petstore" schemas="Pet" grouped="false" %}\nThe Pet object\n{% endopenapi-schemas %}\n'],
+  ['stepper', 'stepper', '{% stepper %}\n{% step %}\n## First\n\nInstall.\n{% endstep %}\n\n{% step %}\n## Second\n\nRun.\n{% endstep %}\n{% endstepper %}\n'],
+  ['columns', 'columns', '{% columns %}\n{% column %}\n### Before\n\nOld.\n{% endcolumn %}\n\n{% column %}\n### After\n\nNew.\n{% endcolumn %}\n{% endcolumns %}\n'],
+  ['math block', 'math', '$$\nE = mc^2\n$$\n'],
+  ['inline math', 'paragraph', 'Energy $$E = mc^2$$ here.\n'],
 ];
 
 /** GitBook's other spellings of the same constructs: one conversion gives the canonical form. */
 const EQUIVALENT: Array<[string, string, string]> = [
+  ['an update outside updates', '{% update date="2024-01-01" %}\nStray.\n{% endupdate %}\n', '{% updates format="full" %}\n{% update date="2024-01-01" %}\nStray.\n{% endupdate %}\n{% endupdates %}\n'],
   ['HTML mention in a paragraph', 'See <a data-mention href="page.md">page.md</a>.\n', 'See [page.md](page.md "mention").\n'],
   ['HTML hint', '<div data-gb-custom-block data-tag="hint" data-style="success" class="hint hint-success"><p>Done.</p></div>\n', '{% hint style="success" %}\nDone.\n{% endhint %}\n'],
   ['underline, which GitBook has no mark for', 'An <u>underlined</u> word.\n', 'An underlined word.\n'],

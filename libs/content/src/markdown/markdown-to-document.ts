@@ -91,7 +91,7 @@ interface Container {
 type Item = TokenNode | Container;
 
 /** Tags that also exist without an end tag (`{% embed url=".." %}` on its own). */
-const END_OPTIONAL = new Set(['embed', 'file', 'content-ref']);
+const END_OPTIONAL = new Set(['embed', 'file', 'content-ref', 'openapi', 'openapi-operation', 'openapi-schemas']);
 
 function isContainer(item: Item): item is Container {
   return (item as Container).opener !== undefined;
@@ -253,6 +253,20 @@ function convertContainer(item: Container, parentTag: string | null): DocumentBl
       return [block('columns', {}, inner())];
     case 'column':
       return wrapUnless(parentTag, 'columns', block('column', columnData(tag.attrs), inner()));
+    case 'updates':
+      return [block('updates', { format: updatesFormat(tag.attrs.format) }, inner())];
+    case 'update':
+      return wrapUnless(parentTag, 'updates', block('update', updateData(tag.attrs), inner()), { format: 'full' });
+    case 'if':
+      return [block('if', { expression: tag.attrs.expression }, inner())];
+    case 'openapi':
+    case 'openapi-operation':
+    case 'openapi-schemas': {
+      const api = openApiBlock(tag);
+      if (!api) return literal();
+      // Between the tags GitBook writes a label generated from the attributes; without an end tag, what follows is content.
+      return [api, ...(item.closed ? [] : convertItems(item.children, parentTag))];
+    }
     case 'code':
       return applyCodeOptions(tag, convertItems(item.children, parentTag)) ?? literal();
     case 'content-ref': {
@@ -278,8 +292,37 @@ function convertContainer(item: Container, parentTag: string | null): DocumentBl
   }
 }
 
-function wrapUnless(parentTag: string | null, wrapperTag: string, item: DocumentBlock): DocumentBlock[] {
-  return parentTag === wrapperTag ? [item] : [block(wrapperTag, {}, [item])];
+function wrapUnless(parentTag: string | null, wrapperTag: string, item: DocumentBlock, wrapperData: Record<string, unknown> = {}): DocumentBlock[] {
+  return parentTag === wrapperTag ? [item] : [block(wrapperTag, wrapperData, [item])];
+}
+
+/** `{% openapi src path method %}` (a spec by URL), `{% openapi-operation spec path method %}`, `{% openapi-schemas spec schemas %}`. */
+function openApiBlock(tag: LiquidTag): DocumentBlock | null {
+  const { src, spec, path, method, schemas, grouped } = tag.attrs;
+  if (tag.name === 'openapi') return src && path && method ? voidBlock('swagger', { ref: { kind: 'url', url: src }, path, method }) : null;
+  if (!spec) return null;
+  if (tag.name === 'openapi-operation') return path && method ? voidBlock('openapi-operation', { ref: { kind: 'openapi', spec }, path, method }) : null;
+  const names = (schemas ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  if (names.length === 0) return null;
+  const data: Record<string, unknown> = { ref: { kind: 'openapi', spec }, schemas: names };
+  if (grouped === 'true' || grouped === 'false') data.grouped = grouped === 'true';
+  return voidBlock('openapi-schemas', data);
+}
+
+const UPDATES_FORMATS = new Set(['numeric', 'full', 'short']);
+
+function updatesFormat(format: string | undefined): string {
+  return format && UPDATES_FORMATS.has(format) ? format : 'full';
+}
+
+/** `{% update date="2024-12-17" tags="beta,api" %}`: the date as a timestamp (the schema's `date-time`), tags by slug. */
+function updateData(attrs: Record<string, string>): Record<string, unknown> {
+  const date = attrs.date ?? '';
+  const timestamp = /^\d{4}-\d{2}-\d{2}$/.test(date) ? `${date}T00:00:00.000Z` : date;
+  const data: Record<string, unknown> = { date: Number.isNaN(Date.parse(timestamp)) ? new Date(0).toISOString() : timestamp };
+  const tags = (attrs.tags ?? '').split(',').map((tag) => tag.trim()).filter(Boolean);
+  if (tags.length > 0) data.tags = tags.map((tag) => ({ kind: 'tag', tag }));
+  return data;
 }
 
 const HINT_STYLES = new Set(['info', 'warning', 'danger', 'success']);
