@@ -1,17 +1,10 @@
 import { execFileSync } from 'child_process';
 import { existsSync, readdirSync, readFileSync } from 'fs';
 import { basename, join, relative } from 'path';
-import { markdownToDocument, type DocumentBlock, type DocumentInline, type DocumentText } from '@quire/content/markdown';
-import { isHtmlElementName } from '@quire/content/markdown/html-elements';
+import { htmlLeaks } from '@quire/content/markdown/testing/html-leaks';
 import { cloneFixtureBundle, FIXTURE_BUNDLES, type FixtureBundleName, type MarkdownFile } from '@quire/content/markdown/testing/fixture-bundles';
 
-/**
- * An HTML start or end tag as a reader would see it: `<td>`, `</tr>`, `<h4 align="center">`,
- * `<br/>`. Only names of HTML elements count: `<space-id>` placeholders are text.
- */
-const HTML_TAG = /<\/?([a-zA-Z][a-zA-Z0-9-]*)(?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*\s*\/?>/g;
-
-/** Markdown files that are not pages: the table of contents, GitBook's agent instructions, assets. */
+/** Markdown files that are not pages: the table of contents, GitBook's agent instructions. */
 const NOT_PAGES = new Set(['SUMMARY.md', 'AGENTS.md']);
 
 interface Source {
@@ -21,8 +14,8 @@ interface Source {
 }
 
 /**
- * `html-leaks`: how many pages, once converted to a GitBook document, still show HTML tags as
- * text (in a text leaf without the code mark, outside code blocks). The target is 0.
+ * `html-leaks`: how many pages, once converted to a GitBook document, still show HTML they
+ * wrote as markup as text (see testing/html-leaks). The target is 0.
  *
  * Sources: the fixture bundles, and GitBook's own documentation (`GitbookIO/public-docs`) when
  * `QUIRE_PUBLIC_DOCS_DIR` names a checkout of it (it is not vendored here). Prints a count per
@@ -36,7 +29,7 @@ export async function run(): Promise<void> {
   try {
     for (const source of sources) {
       const leaks = source.files.flatMap((file) => {
-        const found = leaksOf(file.text);
+        const found = htmlLeaks(file.text);
         return found.length > 0 ? [{ path: file.path, found }] : [];
       });
       pages += source.files.length;
@@ -54,27 +47,6 @@ export async function run(): Promise<void> {
   console.log(`html-leaks: ${leaking} of ${pages} pages show HTML tags as text`);
   const top = [...byTag].sort((a, b) => b[1] - a[1]).slice(0, 20);
   if (top.length > 0) console.log(`pages per leaking tag: ${top.map(([tag, count]) => `<${tag}> ${count}`).join(', ')}`);
-}
-
-/** The HTML tags found in the text leaves of a page's document (title and code excluded). */
-export function leaksOf(markdown: string): string[] {
-  const found: string[] = [];
-  const visit = (node: DocumentBlock | DocumentInline | DocumentText): void => {
-    if (node.object === 'text') {
-      for (const leaf of node.leaves) {
-        if (leaf.marks.some((mark) => mark.type === 'code')) continue;
-        for (const match of leaf.text.matchAll(HTML_TAG)) {
-          if (isHtmlElementName(match[1])) found.push(match[0]);
-        }
-      }
-      return;
-    }
-    if (node.object === 'block' && node.type === 'code') return;
-    for (const child of node.nodes ?? []) visit(child);
-    for (const fragment of node.fragments ?? []) for (const child of fragment.nodes) visit(child);
-  };
-  for (const node of markdownToDocument(markdown).document.nodes) visit(node);
-  return found;
 }
 
 function tagName(tag: string): string {
