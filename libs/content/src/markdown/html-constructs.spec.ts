@@ -51,6 +51,9 @@ const GITBOOK_HTML: Array<[string, string, string]> = [
   ],
   ['icon', 'paragraph', 'An icon <i class="fa-gear">:gear:</i> here.\n'],
   ['expression', 'paragraph', 'Version <code class="expression">space.vars.version</code> now.\n'],
+  ['text colour', 'heading-3', '### Name<mark style="color:red;">\\*</mark>\n'],
+  ['text and background colours', 'paragraph', 'A <mark style="color:orange;background-color:purple;">**bold** colour</mark> and <mark style="background-color:orange;">bg</mark>.\n'],
+  ['colour in aligned text', 'paragraph', '<p align="center"><mark style="color:blue;">Centred</mark></p>\n'],
   ['keyboard, superscript and subscript', 'paragraph', 'Press <kbd>Ctrl</kbd> and x<sup>2</sup> H<sub>2</sub>O.\n'],
   ['expandable', 'expandable', '<details>\n\n<summary>More</summary>\n\nBody with <kbd>K</kbd>.\n\n</details>\n'],
   [
@@ -78,6 +81,7 @@ const EQUIVALENT: Array<[string, string, string]> = [
   ['HTML mention in a paragraph', 'See <a data-mention href="page.md">page.md</a>.\n', 'See [page.md](page.md "mention").\n'],
   ['HTML hint', '<div data-gb-custom-block data-tag="hint" data-style="success" class="hint hint-success"><p>Done.</p></div>\n', '{% hint style="success" %}\nDone.\n{% endhint %}\n'],
   ['underline, which GitBook has no mark for', 'An <u>underlined</u> word.\n', 'An underlined word.\n'],
+  ['a colour GitBook does not have is dropped, its text kept', 'Odd <mark style="color:#ff0000;">hex</mark> colour.\n', 'Odd hex colour.\n'],
   ['an unknown element is unwrapped', 'Text <span class="x">kept</span>.\n', 'Text kept.\n'],
   ['a placeholder that is no HTML element stays text', 'Use <your-token> here.\n', 'Use \\<your-token> here.\n'],
   [
@@ -172,6 +176,17 @@ describe('GitBook HTML constructs', () => {
     ]);
     expect(nodes(GITBOOK_HTML[16][2]).map((n) => [n.type, n.data])).toEqual([['icon', { icon: 'gear' }]]);
     expect(nodes(GITBOOK_HTML[17][2]).map((n) => [n.type, n.data])).toEqual([['expression', { expression: 'space.vars.version' }]]);
+  });
+
+  it('reads <mark style> as GitBook\'s colour mark', () => {
+    const [paragraph] = markdownToDocument('A <mark style="color:orange;background-color:purple;">**bold** colour</mark>.\n').document.nodes;
+
+    expect((paragraph.nodes?.[0] as DocumentText).leaves).toEqual([
+      { object: 'leaf', text: 'A ', marks: [] },
+      { object: 'leaf', text: 'bold', marks: [{ object: 'mark', type: 'bold' }, { object: 'mark', type: 'color', data: { text: 'orange', background: 'purple' } }] },
+      { object: 'leaf', text: ' colour', marks: [{ object: 'mark', type: 'color', data: { text: 'orange', background: 'purple' } }] },
+      { object: 'leaf', text: '.', marks: [] },
+    ]);
   });
 
   it('keeps HTML inside code as text', () => {

@@ -1,5 +1,5 @@
-import type { DocumentInline, DocumentText } from './document.types';
-import { appendLeaf, inline, leaf, markBit, marksOf, normalizeInlineNodes, textNode, type MarkSet } from './document-nodes';
+import type { DocumentInline, DocumentMark, DocumentText } from './document.types';
+import { appendLeaf, colorMark, inline, leaf, markBit, marksOf, normalizeInlineNodes, TEXT_COLORS, textNode, type MarkSet } from './document-nodes';
 import { isHtmlElementName } from './html-elements';
 import { parseHtmlTag, type HtmlTag } from './html-fragments';
 import { MATH_INLINE_TOKEN } from './math-syntax';
@@ -87,6 +87,8 @@ export class InlineBuilder {
   private inMention = false;
   private readonly markCounts = [0, 0, 0, 0, 0, 0, 0, 0];
   private active: MarkSet = 0;
+  /** Open `<mark>` elements, innermost last; null for one that sets no colour GitBook has. */
+  private readonly colors: Array<DocumentMark | null> = [];
 
   add(token: MarkdownToken): void {
     if (this.inMention) {
@@ -203,7 +205,12 @@ export class InlineBuilder {
       if (tag.name === 'img') this.endCapture();
       return true;
     }
-    if (tag.name === 'i' && !tag.closing && iconName(tag)) return false;
+    if (tag.name === 'mark') {
+      if (!tag.closing) this.colors.push(markColor(tag.attrs.style ?? ''));
+      else if (this.colors.length === 0) return false;
+      else this.colors.pop();
+      return true;
+    }
     const mark = HTML_MARKS[tag.name];
     if (mark !== undefined) {
       if (!tag.closing) return this.changeMark(mark, 1);
@@ -267,7 +274,10 @@ export class InlineBuilder {
   private addText(text: string, extra: MarkSet): void {
     if (text === '') return;
     const target = this.target();
-    const next = leaf(text, marksOf(this.active | extra));
+    const marks = marksOf(this.active | extra);
+    const color = this.colors.findLast((c) => c !== null);
+    if (color) marks.push(color);
+    const next = leaf(text, marks);
     const last = target[target.length - 1];
     if (last?.object === 'text') appendLeaf(last.leaves, next);
     else target.push({ object: 'text', leaves: [next] });
@@ -306,6 +316,25 @@ function inlineImage(src: string, alt: string, caption: string | null, extra: Re
   if (alt) data.alt = alt;
   if (extra.size) data.size = extra.size;
   return inline('inline-image', data);
+}
+
+/**
+ * `<mark style="color:red;background-color:yellow;">`: GitBook's colour mark (both colours,
+ * `default` for the one not set), or null when it names no colour GitBook has.
+ */
+function markColor(style: string): DocumentMark | null {
+  let text = 'default';
+  let background = 'default';
+  for (const declaration of style.split(';')) {
+    const colon = declaration.indexOf(':');
+    if (colon === -1) continue;
+    const property = declaration.slice(0, colon).trim().toLowerCase();
+    const value = declaration.slice(colon + 1).trim();
+    if (!TEXT_COLORS.has(value)) continue;
+    if (property === 'color') text = value;
+    else if (property === 'background-color' || property === 'background') background = value;
+  }
+  return text === 'default' && background === 'default' ? null : colorMark(text, background);
 }
 
 /** Elements read whole (see Capture); `<img>` is one too, so that `<picture>` shares its reading. */

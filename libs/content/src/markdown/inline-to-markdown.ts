@@ -1,6 +1,6 @@
 import MarkdownIt from 'markdown-it';
-import type { ContentRef, DocumentInline, DocumentNode, DocumentTextLeaf } from './document.types';
-import { markBit, markSetOf, type MarkSet } from './document-nodes';
+import type { ContentRef, DocumentInline, DocumentMark, DocumentNode, DocumentTextLeaf } from './document.types';
+import { colorKey, markBit, markSetOf, type MarkSet } from './document-nodes';
 import { encodeHtmlAttribute } from './html-fragments';
 import { GITBOOK_BLOCK_TAGS } from './liquid-tags';
 
@@ -56,7 +56,7 @@ export function inlineToMarkdown(nodes: ReadonlyArray<DocumentNode>, ctx: Inline
     const node = nodes[i];
     if (node.object === 'text') {
       if (isEmptyText(node)) continue;
-      out += textToMarkdown(node.leaves, {
+      out += coloredTextToMarkdown(node.leaves, {
         atStart: out === '',
         atEnd: i === lastOutput,
         before: out === '' ? SPACE : PUNCTUATION,
@@ -188,6 +188,37 @@ interface MarkPair {
   open: number;
   close: number;
   html: boolean;
+}
+
+/** Text whose leaves may carry colour marks: each coloured run goes into GitBook's `<mark style>`. */
+function coloredTextToMarkdown(leaves: readonly DocumentTextLeaf[], position: TextPosition): string {
+  if (!leaves.some((l) => l.marks.some((m) => m.type === 'color'))) return textToMarkdown(leaves, position);
+  const runs: Array<{ color: DocumentMark | undefined; leaves: DocumentTextLeaf[] }> = [];
+  for (const l of leaves) {
+    const color = l.marks.find((m) => m.type === 'color');
+    const last = runs[runs.length - 1];
+    if (last && colorKey(last.color) === colorKey(color) && (last.color === undefined) === (color === undefined)) last.leaves.push(l);
+    else runs.push({ color, leaves: [l] });
+  }
+  return runs
+    .map((run, index) => {
+      const first = index === 0;
+      const last = index === runs.length - 1;
+      if (!run.color) {
+        return textToMarkdown(run.leaves, {
+          ...position,
+          atStart: position.atStart && first,
+          atEnd: position.atEnd && last,
+          before: first ? position.before : PUNCTUATION,
+          after: last ? position.after : PUNCTUATION,
+        });
+      }
+      const { text, background } = (run.color.data ?? {}) as { text?: string; background?: string };
+      const style = `${text && text !== 'default' ? `color:${text};` : ''}${background && background !== 'default' ? `background-color:${background};` : ''}`;
+      const inner = textToMarkdown(run.leaves, { ...position, atStart: false, atEnd: false, before: PUNCTUATION, after: PUNCTUATION });
+      return `<mark style="${encodeHtmlAttribute(style)}">${inner}</mark>`;
+    })
+    .join('');
 }
 
 /**
