@@ -1,5 +1,8 @@
+import { join } from 'path';
 import { markdownToDocument } from '@quire/content/markdown';
 import { cloneFixtureBundle } from '@quire/content/markdown/testing/fixture-bundles';
+
+type Convert = (markdown: string) => unknown;
 
 const WARM_UP_PASSES = 2;
 const PASSES = 3;
@@ -9,12 +12,18 @@ const PASSES = 3;
  * Traditional Chinese, SQL and tables). Two untimed passes let the JIT settle (the second pass
  * is still ~30% slower than later ones); the rate is over the three timed passes.
  * Target: well above 2,500 pages/s.
+ *
+ * With `QUIRE_BENCH_BASELINE_DIR` naming a checkout of another commit (`git worktree add
+ * /tmp/base main`), that checkout's converter runs too, its passes interleaved with these in
+ * the same process, and the ratio is printed: the figure to compare on a noisy host.
  */
 export async function run(): Promise<void> {
   const bundle = cloneFixtureBundle('pgsqlTw');
   try {
     const pages = bundle.markdownFiles.map((file) => file.text);
     const bytes = pages.reduce((total, page) => total + Buffer.byteLength(page), 0);
+    const baselineDir = process.env.QUIRE_BENCH_BASELINE_DIR;
+    if (baselineDir) return compareWithBaseline(pages, baselineDir);
     for (let pass = 0; pass < WARM_UP_PASSES; pass++) {
       for (const page of pages) markdownToDocument(page);
     }
@@ -31,4 +40,26 @@ export async function run(): Promise<void> {
   } finally {
     bundle.remove();
   }
+}
+
+function compareWithBaseline(pages: string[], baselineDir: string): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const baseline = (require(join(baselineDir, 'libs/content/src/markdown')) as { markdownToDocument: Convert }).markdownToDocument;
+  const timePass = (convert: Convert): number => {
+    const started = process.hrtime.bigint();
+    for (const page of pages) convert(page);
+    return Number(process.hrtime.bigint() - started) / 1e9;
+  };
+  for (let pass = 0; pass < WARM_UP_PASSES; pass++) {
+    timePass(baseline);
+    timePass(markdownToDocument);
+  }
+  let baselineSeconds = 0;
+  let currentSeconds = 0;
+  for (let pass = 0; pass < PASSES * 2; pass++) {
+    baselineSeconds += timePass(baseline);
+    currentSeconds += timePass(markdownToDocument);
+  }
+  const rate = (seconds: number) => Math.round((pages.length * PASSES * 2) / seconds);
+  console.log(`markdown-parse: ${pages.length} pages, baseline ${rate(baselineSeconds)} pages/s, this ${rate(currentSeconds)} pages/s, ratio ${(baselineSeconds / currentSeconds).toFixed(3)} (above 1: faster than the baseline)`);
 }
