@@ -3,7 +3,7 @@ import { blocksToPlainText, inlineNodesToPlainText } from './document-to-plain-t
 import { formatFrontMatter } from './front-matter';
 import { defaultHeadingAnchor } from './heading-anchors';
 import { encodeHtmlAttribute } from './html-fragments';
-import { escapeText, formatDestination, inlineToMarkdown, mentionLabel, pictureHtml, refUrl, type InlineContext } from './inline-to-markdown';
+import { collectAnnotations, escapeText, formatDestination, inlineToMarkdown, mentionLabel, pictureHtml, refUrl, type InlineContext } from './inline-to-markdown';
 import { formatLiquidTag } from './liquid-tags';
 
 export interface DocumentToMarkdownOptions {
@@ -23,8 +23,10 @@ export function documentToMarkdown(doc: JSONDocument, opts: DocumentToMarkdownOp
   const frontMatter = formatFrontMatter(opts.frontMatter);
   if (frontMatter) parts.push(frontMatter);
   if (opts.title) parts.push(`# ${escapeText(opts.title, { singleLine: true })}`);
-  const body = blocksToMarkdown(doc.nodes ?? []);
+  const { result: body, annotations } = collectAnnotations(() => blocksToMarkdown(doc.nodes ?? []));
   if (body) parts.push(body);
+  // Annotations are written as GitBook does: footnotes, defined at the end of the page.
+  annotations.forEach((note, index) => parts.push(prefixLines(blocksToMarkdown(note), `[^${index + 1}]: `, '', '    ')));
   return parts.length === 0 ? '' : `${parts.join('\n\n')}\n`;
 }
 
@@ -78,12 +80,13 @@ function canInterruptParagraph(list: DocumentBlock): boolean {
 function blockToMarkdown(node: DocumentBlock, context: BlockContext): string {
   switch (node.type) {
     case 'paragraph':
-      if (typeof node.data.align === 'string') return alignedToMarkdown('p', node);
+      // Documents written through the API may leave out `data`.
+      if (typeof node.data?.align === 'string') return alignedToMarkdown('p', node);
       return inlineToMarkdown(node.nodes ?? []);
     case 'heading-1':
     case 'heading-2':
     case 'heading-3':
-      if (typeof node.data.align === 'string') return alignedToMarkdown(htmlHeadingName(node.type), node);
+      if (typeof node.data?.align === 'string') return alignedToMarkdown(htmlHeadingName(node.type), node);
       return headingToMarkdown(Number(node.type.slice(-1)), node);
     case 'blockquote':
       return prefixLines(blocksToMarkdown(children(node)), '> ', '>');
@@ -517,7 +520,7 @@ function htmlCell(column: ColumnDefinition, value: unknown, fragments: Map<strin
       const cellFragment = typeof value === 'string' ? fragments.get(value) : undefined;
       if (!cellFragment) return escapeText(String(value), HTML_INLINE);
       const blocks = cellFragment.nodes;
-      if (blocks.length === 1 && blocks[0].type === 'paragraph' && blocks[0].data.align === undefined) return htmlSafeInline(blocks[0]);
+      if (blocks.length === 1 && blocks[0].type === 'paragraph' && blocks[0].data?.align === undefined) return htmlSafeInline(blocks[0]);
       return blocks.map(htmlCellBlock).join('');
     }
     default:
@@ -538,11 +541,11 @@ function htmlCellBlock(node: DocumentBlock): string {
   }
   if (node.type.startsWith('heading-')) {
     const name = htmlHeadingName(node.type);
-    const align = typeof node.data.align === 'string' ? ` align="${HTML_ALIGN[node.data.align] ?? 'left'}"` : '';
+    const align = typeof node.data?.align === 'string' ? ` align="${HTML_ALIGN[node.data.align] ?? 'left'}"` : '';
     return `<${name}${align}>${htmlSafeInline(node)}</${name}>`;
   }
   if (node.type === 'paragraph') {
-    const align = typeof node.data.align === 'string' ? ` align="${HTML_ALIGN[node.data.align] ?? 'left'}"` : '';
+    const align = typeof node.data?.align === 'string' ? ` align="${HTML_ALIGN[node.data.align] ?? 'left'}"` : '';
     return `<p${align}>${htmlSafeInline(node)}</p>`;
   }
   if (node.type === 'images' || node.type === 'image') return blockToMarkdown(node, {}).replace(/\n/g, '');

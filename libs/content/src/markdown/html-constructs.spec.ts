@@ -71,12 +71,14 @@ const GITBOOK_HTML: Array<[string, string, string]> = [
   ['OpenAPI schemas', 'openapi-schemas', '{% openapi-schemas spec="petstore" schemas="Pet" grouped="false" %}\nThe Pet object\n{% endopenapi-schemas %}\n'],
   ['stepper', 'stepper', '{% stepper %}\n{% step %}\n## First\n\nInstall.\n{% endstep %}\n\n{% step %}\n## Second\n\nRun.\n{% endstep %}\n{% endstepper %}\n'],
   ['columns', 'columns', '{% columns %}\n{% column %}\n### Before\n\nOld.\n{% endcolumn %}\n\n{% column %}\n### After\n\nNew.\n{% endcolumn %}\n{% endcolumns %}\n'],
+  ['annotations (footnotes)', 'paragraph', "A **bold**[^1] word and a longer one[^2].\n\n[^1]: Note.\n\n[^2]: Two paragraphs.\n\n    `{ code }` too.\n"],
   ['math block', 'math', '$$\nE = mc^2\n$$\n'],
   ['inline math', 'paragraph', 'Energy $$E = mc^2$$ here.\n'],
 ];
 
 /** GitBook's other spellings of the same constructs: one conversion gives the canonical form. */
 const EQUIVALENT: Array<[string, string, string]> = [
+  ['footnotes are numbered in order', 'One[^note].\n\n[^note]: Named.\n', 'One[^1].\n\n[^1]: Named.\n'],
   ['an update outside updates', '{% update date="2024-01-01" %}\nStray.\n{% endupdate %}\n', '{% updates format="full" %}\n{% update date="2024-01-01" %}\nStray.\n{% endupdate %}\n{% endupdates %}\n'],
   ['HTML mention in a paragraph', 'See <a data-mention href="page.md">page.md</a>.\n', 'See [page.md](page.md "mention").\n'],
   ['HTML hint', '<div data-gb-custom-block data-tag="hint" data-style="success" class="hint hint-success"><p>Done.</p></div>\n', '{% hint style="success" %}\nDone.\n{% endhint %}\n'],
@@ -187,6 +189,19 @@ describe('GitBook HTML constructs', () => {
       { object: 'leaf', text: ' colour', marks: [{ object: 'mark', type: 'color', data: { text: 'orange', background: 'purple' } }] },
       { object: 'leaf', text: '.', marks: [] },
     ]);
+  });
+
+  it('reads a footnote as an annotation of the word before it', () => {
+    const [paragraph] = markdownToDocument('A **bold**[^1] word.\n\n[^1]: Note.\n').document.nodes;
+
+    expect(paragraph.nodes?.[1]).toMatchObject({
+      object: 'inline',
+      type: 'annotation',
+      data: {},
+      nodes: [{ object: 'text', leaves: [{ text: 'bold', marks: [{ type: 'bold' }] }] }],
+      fragments: [{ fragment: 'annotation-body', type: 'annotation-body', nodes: [{ type: 'paragraph' }] }],
+      isVoid: false,
+    });
   });
 
   it('keeps HTML inside code as text', () => {

@@ -1,5 +1,5 @@
-import type { DocumentInline, DocumentMark, DocumentText } from './document.types';
-import { appendLeaf, colorMark, inline, leaf, markBit, marksOf, normalizeInlineNodes, TEXT_COLORS, textNode, type MarkSet } from './document-nodes';
+import type { DocumentBlock, DocumentInline, DocumentMark, DocumentText } from './document.types';
+import { appendLeaf, colorMark, fragment, inline, leaf, markBit, marksOf, normalizeInlineNodes, TEXT_COLORS, textNode, type MarkSet } from './document-nodes';
 import { isHtmlElementName } from './html-elements';
 import { parseHtmlTag, type HtmlTag } from './html-fragments';
 import { MATH_INLINE_TOKEN } from './math-syntax';
@@ -45,6 +45,20 @@ export function inlineTokensToSegments(tokens: readonly MarkdownToken[]): Inline
   const builder = new InlineBuilder();
   for (const token of tokens) builder.add(token);
   return builder.finish();
+}
+
+/** Bodies of the page's footnotes by id, while its blocks are converted (see withAnnotationBodies). */
+let annotationBodies: ReadonlyMap<number, DocumentBlock[]> | null = null;
+
+/** Runs a conversion in which footnote references (`word[^1]`) become annotations with these bodies. */
+export function withAnnotationBodies<T>(bodies: ReadonlyMap<number, DocumentBlock[]>, convert: () => T): T {
+  const previous = annotationBodies;
+  annotationBodies = bodies;
+  try {
+    return convert();
+  } finally {
+    annotationBodies = previous;
+  }
 }
 
 /**
@@ -137,6 +151,9 @@ export class InlineBuilder {
         return;
       case 'html_inline':
         this.addHtml(token.content);
+        return;
+      case 'footnote_ref':
+        this.annotate(annotationBodies?.get((token.meta as { id: number }).id));
         return;
       default:
         if (token.content) this.addText(token.content, 0);
@@ -236,6 +253,31 @@ export class InlineBuilder {
       default:
         return false;
     }
+  }
+
+  /**
+   * A footnote reference annotates the word written right before it (GitBook's markdown form
+   * of an annotation). Without a word before it, or inside a link, it is dropped.
+   */
+  private annotate(body: DocumentBlock[] | undefined): void {
+    const target = this.target();
+    const last = target[target.length - 1];
+    if (!body || body.length === 0 || this.link || last?.object !== 'text') return;
+    const lastLeaf = last.leaves[last.leaves.length - 1];
+    const word = lastLeaf ? /\S+$/.exec(lastLeaf.text) : null;
+    if (!lastLeaf || !word) return;
+    lastLeaf.text = lastLeaf.text.slice(0, word.index);
+    if (lastLeaf.text === '') last.leaves.pop();
+    if (last.leaves.length === 0) target.pop();
+    target.push({
+      object: 'inline',
+      type: 'annotation',
+      key: '',
+      data: {},
+      nodes: [{ object: 'text', leaves: [leaf(word[0], lastLeaf.marks)] }],
+      fragments: [fragment('annotation-body', body, true)],
+      isVoid: false,
+    });
   }
 
   private captureTag(tag: HtmlTag): void {

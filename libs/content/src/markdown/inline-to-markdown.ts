@@ -1,5 +1,5 @@
 import MarkdownIt from 'markdown-it';
-import type { ContentRef, DocumentInline, DocumentMark, DocumentNode, DocumentTextLeaf } from './document.types';
+import type { ContentRef, DocumentBlock, DocumentInline, DocumentMark, DocumentNode, DocumentTextLeaf } from './document.types';
 import { colorKey, markBit, markSetOf, type MarkSet } from './document-nodes';
 import { encodeHtmlAttribute } from './html-fragments';
 import { GITBOOK_BLOCK_TAGS } from './liquid-tags';
@@ -98,6 +98,13 @@ function inlineNodeToMarkdown(node: DocumentInline, ctx: InlineContext): string 
     return node.data.refDark ? pictureHtml(refUrl(node.data.refDark), img) : img;
   }
   switch (node.type) {
+    case 'annotation': {
+      const annotated = inlineToMarkdown(node.nodes ?? [], ctx);
+      const body = (node.fragments ?? []).flatMap((f) => f.nodes);
+      if (ctx.html || !annotationSink || body.length === 0) return annotated;
+      annotationSink.push(body);
+      return `${annotated}[^${annotationSink.length}]`;
+    }
     case 'button':
       return buttonHtml(node, ctx);
     case 'icon':
@@ -123,6 +130,24 @@ function inlineNodeToMarkdown(node: DocumentInline, ctx: InlineContext): string 
     }
     default:
       return inlineToMarkdown(node.nodes ?? [], ctx);
+  }
+}
+
+/** Bodies of the annotations written so far, numbered from 1 (see collectAnnotations). */
+let annotationSink: DocumentBlock[][] | null = null;
+
+/**
+ * Writes a page with annotations: each becomes a footnote reference after its text, and the
+ * bodies, in order, are returned for the caller to write as `[^n]:` definitions.
+ */
+export function collectAnnotations<T>(write: () => T): { result: T; annotations: DocumentBlock[][] } {
+  const previous = annotationSink;
+  const annotations: DocumentBlock[][] = [];
+  annotationSink = annotations;
+  try {
+    return { result: write(), annotations };
+  } finally {
+    annotationSink = previous;
   }
 }
 

@@ -8,7 +8,7 @@ import { GITBOOK_TAG_TOKEN } from './gitbook-blocks';
 import { assignHeadingAnchors } from './heading-anchors';
 import { parseHtmlTag } from './html-fragments';
 import { headingType, htmlToBlocks, imageBlock, imageFromAttributes, imagesBlock, parseLength } from './html-to-document';
-import { inlineTokensToPlainText, inlineTokensToSegments, joinSegments, type InlineNodes } from './inline-to-document';
+import { inlineTokensToPlainText, inlineTokensToSegments, joinSegments, withAnnotationBodies, type InlineNodes } from './inline-to-document';
 import type { LiquidTag } from './liquid-tags';
 import { MATH_BLOCK_TOKEN } from './math-syntax';
 import { parseInlineMarkdownTokens, parseMarkdownTokens, type MarkdownToken } from './parse-markdown';
@@ -50,8 +50,21 @@ function emptyDocument(): JSONDocument {
 
 /** Blocks of a markdown body, before the schema's nesting rules are applied. */
 function markdownToBlocks(body: string): DocumentBlock[] {
-  return convertSiblings(buildTokenTree(parseMarkdownTokens(body)), null);
+  const tree = buildTokenTree(parseMarkdownTokens(body));
+  const notes = tree.length > 0 && tree[tree.length - 1].token.type === 'footnote_block_open' ? tree.pop()! : null;
+  if (!notes) return convertSiblings(tree, null);
+  // Footnotes are GitBook's annotations: their bodies are converted first, for the references to take.
+  const bodies = new Map<number, DocumentBlock[]>();
+  for (const note of notes.children) {
+    if (note.token.type !== 'footnote_open') continue;
+    const id = (note.token.meta as { id: number }).id;
+    bodies.set(id, fitDocumentNodes(convertSiblings(note.children, null)).filter((b) => ANNOTATION_BLOCKS.has(b.type)));
+  }
+  return withAnnotationBodies(bodies, () => convertSiblings(tree, null));
 }
+
+/** What an annotation may hold (`DocumentBlocksEssentials` and code). */
+const ANNOTATION_BLOCKS = new Set(['paragraph', 'heading-1', 'heading-2', 'heading-3', 'list-ordered', 'list-unordered', 'list-tasks', 'divider', 'code']);
 
 function buildTokenTree(tokens: readonly MarkdownToken[]): TokenNode[] {
   const root: TokenNode[] = [];
