@@ -1,7 +1,7 @@
 /**
  * Names of the elements of the HTML standard (plus a few obsolete ones browsers still know).
- * A tag with another name (`<your-api-token>`, `<select list>` in a grammar is the exception)
- * is not markup a browser would hide, so the converter keeps it as text.
+ * A tag with another name (`<your-api-token>`, `<space-id>`) is a placeholder the author means
+ * to be read, not markup, so the converter keeps it as text.
  */
 const HTML_ELEMENTS = new Set(
   (
