@@ -104,8 +104,13 @@ async function importOnce(q: TestQuire, token: string, space: string, url: strin
     }
     await new Promise((res) => setTimeout(res, 20));
   }
-  // Live: the new revision is what the space serves.
-  const page = await q.http('GET', `/v1/spaces/${space}/content/path/part-3/page-250?format=markdown`, { token });
+  // Live: the new revision is what the space serves (the content read model may still be
+  // catching up when the import's own read model says it completed: 503 until then).
+  let page = await q.http('GET', `/v1/spaces/${space}/content/path/part-3/page-250?format=markdown`, { token });
+  while (page.status === 503) {
+    await new Promise((res) => setTimeout(res, 20));
+    page = await q.http('GET', `/v1/spaces/${space}/content/path/part-3/page-250?format=markdown`, { token });
+  }
   if (page.status !== 200) throw new Error(`page not live: ${page.status}`);
   // Searchable: the search index has the new revision.
   for (;;) {

@@ -6,6 +6,7 @@ const BENCHES: Record<string, () => Promise<{ run(): Promise<unknown> }>> = {
   'event-store': () => import('./event-store'),
   'content-store': () => import('./content-store'),
   'markdown-parse': () => import('./markdown-parse'),
+  'html-leaks': () => import('./html-leaks'),
   'get-space': () => import('./get-space'),
   'import-pipeline': () => import('./import-pipeline'),
   'git-import': () => import('./git-import'),

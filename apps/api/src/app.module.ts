@@ -4,8 +4,9 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { InfrastructureModule } from '@quire/infrastructure/infrastructure.module';
 import { Runtime } from '@quire/infrastructure/runtime';
 import { AuthGuard } from './http/auth';
-import { GitSyncController } from './git-sync/git-sync.controller';
-import { ImportGitRepositoryHandler } from './git-sync/import-git-repository/import-git-repository.handler';
+import { ImportGitRepositoryController } from './git-import/import-git-repository/import-git-repository.controller';
+import { ImportGitRepositoryHandler } from './git-import/import-git-repository/import-git-repository.handler';
+import { ListGitImportsController } from './git-import/list-git-imports/list-git-imports.controller';
 import { ExportGitRepositoryController } from './git-sync/export-git-repository/export-git-repository.controller';
 import { ExportGitRepositoryHandler } from './git-sync/export-git-repository/export-git-repository.handler';
 import { ListGitExportsController } from './git-sync/list-git-exports/list-git-exports.controller';
@@ -42,6 +43,8 @@ import { PermissionsController } from './permissions/permissions.controller';
 import { SetSpacePermissionsHandler } from './permissions/set-space-permissions/set-space-permissions.handler';
 import { SetCollectionPermissionsHandler } from './permissions/set-collection-permissions/set-collection-permissions.handler';
 import { ChangeRequestsController } from './change-requests/change-requests.controller';
+import { MergeChangeRequestController } from './change-requests/merge-change-request/merge-change-request.controller';
+import { UpdateChangeRequestController } from './change-requests/update-change-request/update-change-request.controller';
 import { ChangeRequestContentController } from './change-requests/change-request-content.controller';
 import { ChangeRequestAccess } from './change-requests/change-request-access.service';
 import { ChangeRequestJobs } from './change-requests/change-request-jobs';
@@ -90,7 +93,7 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [InfrastructureModule.forRuntime(runtime), CqrsModule.forRoot(), OperatorsModule.forRuntime(runtime), ...extra],
-      controllers: [HealthController, UsersController, OrganizationsController, SpacesController, CollectionsController, PermissionsController, SpaceContentController, RevisionContentController, RevisionChangesController, ListRevisionsController, RestoreRevisionController, PageDiffController, GitSyncController, ExportGitRepositoryController, ListGitExportsController, ChangeRequestsController, ChangeRequestContentController, ChangeRequestReviewsController, CommentsController, OrganizationChangeRequestsController, IntegrationsController, UrlsController, SearchController, AskController, CustomHostnamesController, siteController(runtime.config)],
+      controllers: [HealthController, UsersController, OrganizationsController, SpacesController, CollectionsController, PermissionsController, SpaceContentController, RevisionContentController, RevisionChangesController, ListRevisionsController, RestoreRevisionController, PageDiffController, ImportGitRepositoryController, ListGitImportsController, ExportGitRepositoryController, ListGitExportsController, ChangeRequestsController, MergeChangeRequestController, UpdateChangeRequestController, ChangeRequestContentController, ChangeRequestReviewsController, CommentsController, OrganizationChangeRequestsController, IntegrationsController, UrlsController, SearchController, AskController, CustomHostnamesController, siteController(runtime.config)],
       providers: [
         ContentReader,
         RevisionChanges,

@@ -1,5 +1,5 @@
 import { loadConfig } from '@quire/platform/config/config';
-import { runProcess } from './run-process';
+import { runProcess } from '@quire/platform/process/run-process';
 import { startApi } from './bootstrap';
 
 /** The API alone (scaled out): PostgreSQL is required; projections run in the worker. */

@@ -6,7 +6,7 @@ import { InfrastructureModule } from '@quire/infrastructure/infrastructure.modul
 import { Runtime } from '@quire/infrastructure/runtime';
 import { Module, DynamicModule } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { runProcess } from '../../api/src/run-process';
+import { runProcess } from '@quire/platform/process/run-process';
 import { WorkerModule } from './worker.module';
 
 @Module({})

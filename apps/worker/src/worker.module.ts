@@ -1,15 +1,19 @@
 import { Module } from '@nestjs/common';
+import { GitImport } from './git-import/git-import';
 import { GitImportProcessor } from './git-import/git-import.processor';
+import { GitImportSecrets } from './git-import/git-import-secrets';
 import { ExportSpaceToGit } from './git-export/export-space-to-git';
 import { GitExportProcessor } from './git-export/git-export.processor';
-import { ChangeRequestGitWorkProvider } from './change-requests/change-request-git-work.provider';
 import { ChangeRequestProcessor } from './change-requests/change-request.processor';
+import { MergeChangeRequest } from './change-requests/merge-change-request/merge-change-request';
+import { UpdateChangeRequest } from './change-requests/update-change-request/update-change-request';
 
 /**
- * BullMQ processors (git import and export, change-request merge and update). Mounted by the worker
- * process and by the all-in-one process; closing the module lets active jobs finish.
+ * BullMQ processors (git import and export, change-request merge and update) and the use cases they run.
+ * Mounted by the worker process and by the all-in-one process; closing the module lets active
+ * jobs finish.
  */
 @Module({
-  providers: [GitImportProcessor, ExportSpaceToGit, GitExportProcessor, ChangeRequestGitWorkProvider, ChangeRequestProcessor],
+  providers: [GitImportSecrets, GitImport, GitImportProcessor, ExportSpaceToGit, GitExportProcessor, MergeChangeRequest, UpdateChangeRequest, ChangeRequestProcessor],
 })
 export class WorkerModule {}

@@ -1,3 +1,4 @@
+import { StartupError } from '@quire/platform/process/startup-error';
 import Redis from 'ioredis';
 import { Db } from '@quire/platform/db/db';
 import { withTimeout } from '@quire/platform/timeout';
@@ -69,12 +70,7 @@ export class Runtime {
   }
 }
 
-export class StartupError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'StartupError';
-  }
-}
+export { StartupError };
 
 async function connectRedis(url: string, logger: Logger): Promise<Redis> {
   const redis = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: true, connectTimeout: 3000, retryStrategy: (n) => Math.min(n * 200, 2000) });

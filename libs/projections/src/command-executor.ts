@@ -1,22 +1,43 @@
 import { Aggregate, DecideContext, DomainEvent } from '@quire/domain';
-import { EventMetadata, EventStore, WrongExpectedVersionError } from '@quire/event-store/event-store.port';
+import { EventMetadata, EventStore, ExpectedVersion, RecordedEvent, WrongExpectedVersionError } from '@quire/event-store/event-store.port';
 import { Position } from '@quire/event-store/position';
 import { EVENT_SCHEMA_VERSIONS } from './event-schema-versions';
 import { Projector } from './projector';
 
-export interface ExecuteOptions<State, Event extends DomainEvent> {
+/** A stream folded into an aggregate's state, with the version to append after. */
+export interface LoadedStream<State> {
+  state: State;
+  /** `'no_stream'` for a stream with no events yet: the one convention for an empty stream. */
+  version: ExpectedVersion;
+  /** The events as recorded, for what the state does not keep (page trees of old revisions). */
+  events: RecordedEvent[];
+}
+
+export interface ExecuteOptions<State, Event extends DomainEvent, Prepared = undefined> {
   stream: string;
   aggregate: Aggregate<State, Event>;
-  decide(state: State, ctx: DecideContext): Event[];
+  /**
+   * The slow part of a command (git work, content reads), done on the stream just loaded and done
+   * again when the decision is retried on a newer state. Whatever it writes (git objects) is
+   * recorded only by the events `decide` returns.
+   */
+  prepare?(loaded: LoadedStream<State>): Promise<Prepared>;
+  /** Pure: the events the command records on this state (none: nothing to record). */
+  decide(state: State, ctx: DecideContext, prepared: Prepared): Event[];
   metadata?: EventMetadata;
   /** Retries a lost optimistic-concurrency race by deciding again on fresh state (10 by default). */
   retries?: number;
+  /** A decision refused because `prepare` worked on a state that moved (e.g. StaleHeadError):
+   * retried like a lost append race. */
+  isStale?(err: unknown): boolean;
 }
 
-export interface Executed<State, Event> {
+export interface Executed<State, Event, Prepared = undefined> {
   state: State;
   events: Event[];
   position?: Position;
+  /** What `prepare` made for the decision that was taken. */
+  prepared?: Prepared;
 }
 
 const DEFAULT_RETRIES = 10;
@@ -26,9 +47,9 @@ const MAX_BACKOFF_MS = 200;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * The one shape of every command handler: load the stream, decide, append with the expected
- * version (deciding again when another writer won), then wait until the read models that read
- * those events have caught up (read-your-writes).
+ * The one shape of every command, quick or slow: load the stream, prepare (slow I/O, if any),
+ * decide, append with the expected version (preparing and deciding again when another writer
+ * won), then wait until the read models that read those events have caught up (read-your-writes).
  */
 export class CommandExecutor {
   constructor(
@@ -38,38 +59,51 @@ export class CommandExecutor {
     private readonly readModelTimeoutMs = 10_000,
   ) {}
 
-  async execute<State, Event extends DomainEvent>(opts: ExecuteOptions<State, Event>): Promise<Executed<State, Event>> {
-    const { position, events, state } = await this.append(opts);
-    if (position) await this.waitFor(position, events.map((e) => e.type));
-    return { state, events, position };
+  async execute<State, Event extends DomainEvent, Prepared = undefined>(opts: ExecuteOptions<State, Event, Prepared>): Promise<Executed<State, Event, Prepared>> {
+    const executed = await this.append(opts);
+    if (executed.position) await this.waitFor(executed.position, executed.events.map((e) => e.type));
+    return executed;
   }
 
-  /** Load, decide and append, without waiting for read models. */
-  async append<State, Event extends DomainEvent>(opts: ExecuteOptions<State, Event>): Promise<Executed<State, Event>> {
+  /** Load, prepare, decide and append, without waiting for read models. */
+  async append<State, Event extends DomainEvent, Prepared = undefined>(opts: ExecuteOptions<State, Event, Prepared>): Promise<Executed<State, Event, Prepared>> {
     const retries = opts.retries ?? DEFAULT_RETRIES;
     for (let attempt = 0; ; attempt++) {
-      const recorded = await this.store.readStream(opts.stream);
-      let state = opts.aggregate.initialState();
-      for (const e of recorded) state = opts.aggregate.evolve(state, { type: e.type, data: e.data } as Event);
-      const events = opts.decide(state, { now: this.clock(), actorId: opts.metadata?.actor });
-      if (events.length === 0) return { state, events };
       try {
+        const loaded = await this.load(opts.stream, opts.aggregate);
+        const prepared = (opts.prepare ? await opts.prepare(loaded) : undefined) as Prepared;
+        let state = loaded.state;
+        const events = opts.decide(state, { now: this.clock(), actorId: opts.metadata?.actor }, prepared);
+        if (events.length === 0) return { state, events, prepared };
         const result = await this.store.append(
           opts.stream,
           events.map((e) => ({ type: e.type, schemaVersion: EVENT_SCHEMA_VERSIONS[e.type] ?? 1, data: e.data, metadata: opts.metadata })),
-          recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1].streamVersion,
+          loaded.version,
         );
         for (const e of events) state = opts.aggregate.evolve(state, e);
-        return { state, events, position: result.position };
+        return { state, events, position: result.position, prepared };
       } catch (err) {
-        if (!(err instanceof WrongExpectedVersionError) || attempt >= retries) throw err;
+        const lostRace = err instanceof WrongExpectedVersionError || (opts.isStale?.(err) ?? false);
+        if (!lostRace || attempt >= retries) throw err;
         // Writers that lost together would collide again at once: spread them out.
         await sleep(Math.random() * Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** attempt));
       }
     }
   }
 
+  /** A stream folded into an aggregate's state: the one way every command reads its stream. */
+  async load<State, Event extends DomainEvent>(stream: string, aggregate: Aggregate<State, Event>): Promise<LoadedStream<State>> {
+    return foldStream(aggregate, await this.store.readStream(stream));
+  }
+
   waitFor(position: Position, eventTypes: readonly string[]): Promise<void> {
     return this.projector.waitFor(position, eventTypes, this.readModelTimeoutMs);
   }
+}
+
+/** Folds recorded events into an aggregate's state. */
+export function foldStream<State, Event extends DomainEvent>(aggregate: Aggregate<State, Event>, events: RecordedEvent[]): LoadedStream<State> {
+  let state = aggregate.initialState();
+  for (const e of events) state = aggregate.evolve(state, { type: e.type, data: e.data } as Event);
+  return { state, version: events.length === 0 ? 'no_stream' : events[events.length - 1].streamVersion, events };
 }

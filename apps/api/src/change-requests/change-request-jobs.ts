@@ -4,7 +4,7 @@ import { DomainError, PendingRequest, PendingRequestError } from '@quire/domain'
 import { jobIdFor, JobFailedError, JobQueues, JobWaitTimeoutError } from '@quire/jobs/job-queues';
 import { QueueName, QUEUES } from '@quire/jobs/queues';
 import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
-import { ChangeRequestJob, ChangeRequestJobResult } from '../../../worker/src/change-requests/change-request-streams';
+import { ChangeRequestJob, ChangeRequestJobResult } from '@quire/jobs/change-request.job';
 
 /**
  * Hands a merge or update to the worker and waits for it, bounded by QUIRE_COMMAND_TIMEOUT_MS.

@@ -1,12 +1,11 @@
 import { Body, Controller, Get, Headers, HttpCode, Inject, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { FastifyReply } from 'fastify';
-import { badRequest, effectiveMergeRules } from '@quire/domain';
+import { badRequest } from '@quire/domain';
 import { documentToMarkdown, JSONDocument, markdownToDocument } from '@quire/content/markdown';
 import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
 import { ChangeRequestQueries } from '@quire/read-models/change-requests/change-requests.queries';
 import { ChangeRequestContributorQueries } from '@quire/read-models/change-request-contributors/contributors.queries';
-import { IdentityQueries } from '@quire/read-models/identity/identity.queries';
 import { Caller, CurrentCaller } from '../http/auth';
 import { parseInput } from '../http/validation';
 import { ChangeRequestAccess } from './change-request-access.service';
@@ -14,17 +13,14 @@ import { createChangeRequestBody, editChangeRequestBody, listChangeRequestsQuery
 import { changeRequestLocation, presentChangeRequest, presentContributor } from './change-requests.presenter';
 import { CreateChangeRequestCommand } from './create-change-request/create-change-request.command';
 import { EditChangeRequestCommand } from './edit-change-request/edit-change-request.command';
-import { MergeChangeRequestCommand } from './merge-change-request/merge-change-request.command';
-import { UpdateChangeRequestCommand } from './update-change-request/update-change-request.command';
 
-/** A space's change requests: create, list, read, edit, and the merge and update the worker runs. */
+/** A space's change requests: create, list, read, edit (merge and update have their own use-case folders). */
 @Controller('v1/spaces/:spaceId/change-requests')
 export class ChangeRequestsController {
   constructor(
     private readonly access: ChangeRequestAccess,
     private readonly changeRequests: ChangeRequestQueries,
     private readonly contributors: ChangeRequestContributorQueries,
-    private readonly identity: IdentityQueries,
     private readonly commands: CommandBus,
     @Inject(QUIRE_CONFIG) private readonly config: QuireConfig,
   ) {}
@@ -89,21 +85,6 @@ export class ChangeRequestsController {
     await reply.status(200).send(presentChangeRequest(this.config, await this.access.reload(spaceId, row.id)));
   }
 
-  @Post(':changeRequestId/merge')
-  @HttpCode(200)
-  async merge(@Param('spaceId') spaceId: string, @Param('changeRequestId') key: string, @CurrentCaller() caller: Caller) {
-    const { space, row } = await this.access.changeRequest(caller, spaceId, key, 'merge');
-    const organization = await this.identity.organization(space.organization_id);
-    const mergeRules = effectiveMergeRules(space.merge_rules, organization?.merge_rules ?? { type: 'none' });
-    return this.commands.execute(new MergeChangeRequestCommand(spaceId, row.id, { revision: space.revision, mergeRules }, caller.user.id));
-  }
-
-  @Post(':changeRequestId/update')
-  @HttpCode(200)
-  async update(@Param('spaceId') spaceId: string, @Param('changeRequestId') key: string, @CurrentCaller() caller: Caller) {
-    const { row } = await this.access.changeRequest(caller, spaceId, key, 'edit');
-    return this.commands.execute(new UpdateChangeRequestCommand(spaceId, row.id, caller.user.id));
-  }
 }
 
 /** A description is kept as the document its markdown reads back as, so what is served always fits GitBook's schema. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CHANGE_REQUEST_STATUSES, CHANGE_REQUEST_SUBJECT_MAX } from '@quire/domain';
 import { paginationQuery } from '@quire/platform/http/pagination';
-import { entityId, queryBool } from '../http/validation';
+import { entityId, httpUrl, queryBool } from '../http/validation';
 import { emojiInput } from '../spaces/spaces.dto';
 
 /** GitBook's createChangeRequest body: `template` (and any other property) is accepted and ignored. */
@@ -78,16 +78,6 @@ const pageMetadata = {
 };
 
 const ref = z.string().min(1).max(256);
-const publicUrl = z
-  .string()
-  .max(2048)
-  .refine((v) => {
-    try {
-      return ['http:', 'https:'].includes(new URL(v).protocol);
-    } catch {
-      return false;
-    }
-  }, 'must be an http(s) URL');
 
 /** 1 MB of decoded bytes. */
 export const MAX_INLINE_FILE_BYTES = 1024 * 1024;
@@ -97,7 +87,7 @@ const fileInput = z
     name: z.string().min(1).max(256),
     ref: ref.optional(),
     contentType: z.string().min(1).max(200).optional(),
-    url: publicUrl.optional(),
+    url: httpUrl.optional(),
     base64: z.string().max(Math.ceil((MAX_INLINE_FILE_BYTES * 4) / 3) + 8).regex(/^[A-Za-z0-9+/=\s]*$/, 'must be base64').optional(),
   })
   .refine((f) => (f.url === undefined) !== (f.base64 === undefined), 'set exactly one of url and base64')

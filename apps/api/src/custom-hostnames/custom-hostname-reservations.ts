@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import {
   ClaimHolder,
   customHostnameReservationAggregate,
@@ -9,7 +9,6 @@ import {
   OrganizationState,
   organizationStream,
 } from '@quire/domain';
-import { EVENT_STORE, EventStore } from '@quire/event-store/event-store.port';
 import { CommandExecutor } from '@quire/projections/command-executor';
 
 /**
@@ -18,16 +17,11 @@ import { CommandExecutor } from '@quire/projections/command-executor';
  */
 @Injectable()
 export class CustomHostnameReservations {
-  constructor(
-    private readonly executor: CommandExecutor,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
-  ) {}
+  constructor(private readonly executor: CommandExecutor) {}
 
   /** The organization's state from its stream, with its version (the claim needs it). */
   async organization(organizationId: string): Promise<OrganizationState> {
-    let state = organizationAggregate.initialState();
-    for (const e of await this.store.readStream(organizationStream(organizationId))) state = organizationAggregate.evolve(state, { type: e.type, data: e.data } as any);
-    return state;
+    return (await this.executor.load(organizationStream(organizationId), organizationAggregate)).state;
   }
 
   /** Claims `hostname` for the organization's append at `organizationVersion`; 409 when another organization holds it. */
@@ -51,9 +45,7 @@ export class CustomHostnameReservations {
   }
 
   private async reservation(hostname: string): Promise<string | undefined> {
-    let state = customHostnameReservationAggregate.initialState();
-    for (const e of await this.store.readStream(customHostnameStream(hostname))) state = customHostnameReservationAggregate.evolve(state, { type: e.type, data: e.data } as any);
-    return state.claim?.organizationId;
+    return (await this.executor.load(customHostnameStream(hostname), customHostnameReservationAggregate)).state.claim?.organizationId;
   }
 
   private async decide(hostname: string, command: CustomHostnameReservationCommand, actorId: string, holder?: ClaimHolder): Promise<void> {

@@ -18,3 +18,15 @@ export function parseInput<T extends ZodType>(schema: T, value: unknown, where =
 export const entityId = z.string().regex(/^[a-zA-Z0-9_-]+$/).max(100);
 /** Query booleans arrive as strings. */
 export const queryBool = z.enum(['true', 'false']).transform((v) => v === 'true');
+
+/** An absolute http(s) URL (at most 2048 characters). */
+export const httpUrl = z
+  .string()
+  .max(2048)
+  .refine((v) => {
+    try {
+      return ['http:', 'https:'].includes(new URL(v).protocol);
+    } catch {
+      return false;
+    }
+  }, 'must be an http(s) URL');

@@ -100,4 +100,81 @@ describe('renderDocument', () => {
   it('shows the children of block types it does not know', () => {
     expect(render(doc({ object: 'block', type: 'future-block', data: {}, nodes: [para(text('inside'))] }))).toBe('<p>inside</p>');
   });
+
+  describe('GitBook HTML constructs', () => {
+    it('renders a cards table as linked cards with their cover and dark cover', () => {
+      const out = md(
+        '<table data-view="cards"><thead><tr><th></th><th data-hidden data-card-target data-type="content-ref"></th><th data-hidden data-card-cover data-type="image"></th><th data-hidden data-card-cover-dark data-type="image"></th></tr></thead><tbody><tr><td><h4>Set up</h4></td><td><a href="setup.md">setup.md</a></td><td><a href="https://cdn.example.com/light.png">light.png</a></td><td><a href="https://cdn.example.com/dark.png">dark.png</a></td></tr></tbody></table>\n',
+      );
+
+      expect(out).toContain('<div class="cards"><a class="card table-card" href="/sites/acme/space1/guides/setup">');
+      expect(out).toContain('<picture><source srcset="https://cdn.example.com/dark.png" media="(prefers-color-scheme: dark)"><img src="https://cdn.example.com/light.png" alt="" class="card-cover"');
+      expect(out).toContain('Set up');
+      expect(out).not.toContain('&lt;');
+    });
+
+    it('renders typed table cells as what they mean', () => {
+      const out = md(
+        '<table><thead><tr><th>Name</th><th data-type="checkbox">Done</th><th><select><option value="o1" label="Beta" color="blue"></option></select></th></tr></thead><tbody><tr><td>a</td><td>true</td><td><span data-option="o1">Beta</span></td></tr></tbody></table>\n',
+      );
+
+      expect(out).toContain('<td><span class="checkbox checked" aria-label="Yes">✓</span></td>');
+      expect(out).toContain('<span class="tag">Beta</span>');
+    });
+
+    it('switches images with a dark variant by colour scheme', () => {
+      const out = md('<figure><picture><source srcset="https://x.y/dark.png" media="(prefers-color-scheme: dark)"><img src="https://x.y/light.png" alt="Alt"></picture><figcaption></figcaption></figure>\n\nIcon <picture><source srcset="https://x.y/d.svg" media="(prefers-color-scheme: dark)"><img src="https://x.y/l.svg" alt="i"></picture>.\n');
+
+      expect(out).toContain('<figure class="image"><picture><source srcset="https://x.y/dark.png" media="(prefers-color-scheme: dark)"><img src="https://x.y/light.png" alt="Alt"');
+      expect(out).toContain('Icon <picture><source srcset="https://x.y/d.svg" media="(prefers-color-scheme: dark)"><img src="https://x.y/l.svg" alt="i"');
+    });
+
+    it('never puts a dark source that runs script in the page', () => {
+      const image = { object: 'block', type: 'image', data: { ref: { kind: 'url', url: 'https://x.y/a.png' }, refDark: { kind: 'url', url: 'javascript:alert(1)' } }, fragments: [] };
+      const out = render(doc({ object: 'block', type: 'images', data: {}, nodes: [image] }));
+
+      expect(out).not.toContain('javascript');
+      expect(out).not.toContain('<picture>');
+    });
+
+    it('renders buttons, icons, expressions, colours and aligned text', () => {
+      const out = md(
+        [
+          '<p align="center">Centred <mark style="color:red;background-color:yellow;">hot</mark></p>',
+          '<h2 align="center">Title</h2>',
+          '<a href="setup.md" class="button primary">Start</a><button type="button" class="button secondary" data-action="ask" data-query="How &#x26; why?">Ask</button>',
+          'An <i class="fa-gear">:gear:</i> and <code class="expression">space.vars.v</code>.',
+        ].join('\n\n'),
+      );
+
+      expect(out).toContain('<p class="align-center">Centred <mark class="colored color-red bg-yellow">hot</mark></p>');
+      expect(out).toMatch(/<h3 id="title" class="align-center">Title/);
+      expect(out).toContain('<a href="/sites/acme/space1/guides/setup" class="button button-primary">Start</a>');
+      expect(out).toContain('<a href="/sites/acme/space1/~/search?q=How%20%26%20why%3F" class="button button-secondary">Ask</a>');
+      expect(out).toContain('<span class="icon" role="img" aria-label="gear"></span>');
+      expect(out).toContain('<code class="expression">space.vars.v</code>');
+    });
+
+    it('escapes what the new blocks carry', () => {
+      const button = { object: 'inline', type: 'button', data: { label: '<b>x</b>', kind: 'primary" onclick="x', action: { action: 'search', query: '"><script>' } }, isVoid: true };
+      const icon = { object: 'inline', type: 'icon', data: { icon: '"><script>' }, isVoid: true };
+      const colored = { object: 'text', leaves: [{ object: 'leaf', text: 't', marks: [{ object: 'mark', type: 'color', data: { text: '"><script>', background: 'red' } }] }] };
+      const update = { object: 'block', type: 'update', data: { date: '<script>' }, nodes: [para(text('u'))] };
+      const api = { object: 'block', type: 'swagger', data: { ref: { kind: 'url', url: 'javascript:alert(1)' }, path: '</code><script>', method: '<b>' } };
+      const out = render(doc(para(text(''), button, text(''), icon, colored), update, api));
+
+      expect(out).not.toContain('<script>');
+      expect(out).not.toContain('<b>');
+      expect(out).not.toContain('javascript:');
+      expect(out).toContain('<mark class="colored bg-red">t</mark>');
+    });
+
+    it('renders updates with their dates and API operations with their method and path', () => {
+      const out = md('{% updates format="full" %}\n{% update date="2024-01-15" %}\nShipped.\n{% endupdate %}\n{% endupdates %}\n\n{% openapi src="https://x.y/openapi.json" path="/pet" method="post" %}\n[https://x.y/openapi.json](https://x.y/openapi.json)\n{% endopenapi %}\n');
+
+      expect(out).toContain('<section class="update"><time class="update-date" datetime="2024-01-15">2024-01-15</time>');
+      expect(out).toContain('<span class="api-method">POST</span> <code>/pet</code>');
+    });
+  });
 });
+

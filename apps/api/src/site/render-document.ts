@@ -62,7 +62,7 @@ class DocumentRenderer {
     const children = () => html`${(node.nodes ?? []).map((n) => this.block(n))}`;
     switch (node.type) {
       case 'paragraph':
-        return html`<p>${children()}</p>`;
+        return html`<p${alignClass(data.align)}>${children()}</p>`;
       case 'heading-1':
       case 'heading-2':
       case 'heading-3':
@@ -120,6 +120,23 @@ class DocumentRenderer {
         return html`<div class="columns">${children()}</div>`;
       case 'column':
         return html`<div class="column">${children()}</div>`;
+      case 'drawing': {
+        const img = this.img(data.ref, '');
+        return img ? html`<figure class="image drawing">${img}</figure>` : html``;
+      }
+      case 'updates':
+        return html`<div class="updates">${children()}</div>`;
+      case 'update': {
+        const date = typeof data.date === 'string' && !Number.isNaN(Date.parse(data.date)) ? data.date.slice(0, 10) : '';
+        return html`<section class="update">${date ? html`<time class="update-date" datetime="${date}">${date}</time>` : ''}<div class="update-body">${children()}</div></section>`;
+      }
+      case 'swagger':
+      case 'openapi-operation':
+        return this.apiOperation(node);
+      case 'openapi-schemas': {
+        const schemas = Array.isArray(data.schemas) ? data.schemas.map(String) : [];
+        return html`<div class="card api-block"><span class="card-title">${schemas.join(', ')}</span><span class="card-meta">OpenAPI ${refText(data.ref)}</span></div>`;
+      }
       default:
         return html`${children()}${(node.fragments ?? []).map((f) => this.fragmentNodes(f))}`;
     }
@@ -136,10 +153,11 @@ class DocumentRenderer {
     }
     this.outline.push({ id, title, level });
     const content = html`${(node.nodes ?? []).map((n) => this.block(n))}<a class="anchor" href="#${id}" aria-label="Link to this section">#</a>`;
+    const align = alignClass(node.data?.align);
     // The page title is the h1; document headings start one level below.
-    if (level === 1) return html`<h2 id="${id}">${content}</h2>`;
-    if (level === 2) return html`<h3 id="${id}">${content}</h3>`;
-    return html`<h4 id="${id}">${content}</h4>`;
+    if (level === 1) return html`<h2 id="${id}"${align}>${content}</h2>`;
+    if (level === 2) return html`<h3 id="${id}"${align}>${content}</h3>`;
+    return html`<h4 id="${id}"${align}>${content}</h4>`;
   }
 
   private code(node: DocumentBlock): SafeHtml {
@@ -157,16 +175,35 @@ class DocumentRenderer {
     const data = node.data ?? {};
     const caption = this.fragment(node, 'caption', true);
     const alt = typeof data.alt === 'string' ? data.alt : caption ? plainText(captionNodes(node)) : '';
-    const img = this.img(data.ref, alt);
+    const img = this.img(data.ref, alt, data.refDark);
     if (!img) return html`<p class="missing-image">${alt ? `[${alt}]` : ''}</p>`;
     return html`<figure class="image">${img}${caption.value ? html`<figcaption>${caption}</figcaption>` : ''}</figure>`;
   }
 
-  private img(ref: unknown, alt: string): SafeHtml | undefined {
-    const target = this.resolve(ref);
-    if (!target || (target.external && !/^https?:/i.test(target.href))) return undefined;
+  /** An image; with a dark variant, a `<picture>` whose source the browser picks by colour scheme. */
+  private img(ref: unknown, alt: string, refDark?: unknown, className?: string): SafeHtml | undefined {
+    const target = this.imageTarget(ref);
+    if (!target) return undefined;
     const size = target.file?.width && target.file?.height ? html` width="${target.file.width}" height="${target.file.height}"` : '';
-    return html`<img src="${target.href}" alt="${alt}"${size} loading="lazy" decoding="async">`;
+    const img = html`<img src="${target.href}" alt="${alt}"${size}${className ? html` class="${className}"` : ''} loading="lazy" decoding="async">`;
+    const dark = refDark === undefined ? undefined : this.imageTarget(refDark);
+    return dark ? html`<picture><source srcset="${dark.href}" media="(prefers-color-scheme: dark)">${img}</picture>` : img;
+  }
+
+  private imageTarget(ref: unknown): Target {
+    const target = this.resolve(ref);
+    return !target || (target.external && !/^https?:/i.test(target.href)) ? undefined : target;
+  }
+
+  /** An API operation block: its method and path, and where its specification is. */
+  private apiOperation(node: DocumentBlock): SafeHtml {
+    const data = node.data ?? {};
+    const method = String(data.method ?? '').toUpperCase();
+    const ref = data.ref as { kind?: string; spec?: string } | undefined;
+    const spec = ref?.kind === 'openapi' ? html`<span class="card-meta">OpenAPI ${String(ref.spec ?? '')}</span>` : '';
+    const target = ref?.kind === 'url' ? this.resolve(ref) : undefined;
+    const source = target?.external ? html`<a class="card-meta" href="${target.href}" rel="noopener noreferrer">${target.href}</a>` : spec;
+    return html`<div class="card api-block"><span class="card-title"><span class="api-method">${method}</span> <code>${String(data.path ?? '')}</code></span>${source}</div>`;
   }
 
   private fileCard(node: DocumentBlock): SafeHtml {
@@ -211,22 +248,64 @@ class DocumentRenderer {
   }
 
   private table(node: DocumentBlock): SafeHtml {
-    const data = node.data as { view?: { columns?: string[]; hideHeader?: boolean }; records?: Record<string, { orderIndex?: string; values?: Record<string, unknown> }>; definition?: Record<string, { title?: string; type?: string; textAlignment?: string }> };
+    const data = node.data as TableData;
     const columns = data.view?.columns ?? Object.keys(data.definition ?? {});
     const fragments = new Map((node.fragments ?? []).map((f) => [f.fragment, f]));
+    const records = Object.entries(data.records ?? {}).sort(([, a], [, b]) => ((a.orderIndex ?? '') < (b.orderIndex ?? '') ? -1 : (a.orderIndex ?? '') > (b.orderIndex ?? '') ? 1 : 0));
+    const cell = (column: string, value: unknown): HtmlValue => this.tableCell(data.definition?.[column], value, fragments);
+    if (data.view?.type === 'cards') return this.cards(data, columns, records.map(([, r]) => r), cell);
     const align = (col: string) => {
       const a = data.definition?.[col]?.textAlignment;
       return a === 'center' || a === 'right' ? html` class="align-${a}"` : '';
     };
-    const records = Object.entries(data.records ?? {}).sort(([, a], [, b]) => ((a.orderIndex ?? '') < (b.orderIndex ?? '') ? -1 : (a.orderIndex ?? '') > (b.orderIndex ?? '') ? 1 : 0));
-    const cell = (value: unknown): HtmlValue => {
-      if (typeof value === 'string' && fragments.has(value)) return this.fragmentNodes(fragments.get(value)!);
-      if (typeof value === 'boolean') return value ? '✓' : '';
-      if (typeof value === 'number' || typeof value === 'string') return String(value);
-      return '';
-    };
     const head = data.view?.hideHeader ? '' : html`<thead><tr>${columns.map((c) => html`<th${align(c)}>${data.definition?.[c]?.title ?? ''}</th>`)}</tr></thead>`;
-    return html`<div class="table-wrap"><table>${head}<tbody>${records.map(([, r]) => html`<tr>${columns.map((c) => html`<td${align(c)}>${cell(r.values?.[c])}</td>`)}</tr>`)}</tbody></table></div>`;
+    return html`<div class="table-wrap"><table>${head}<tbody>${records.map(([, r]) => html`<tr>${columns.map((c) => html`<td${align(c)}>${cell(c, r.values?.[c])}</td>`)}</tr>`)}</tbody></table></div>`;
+  }
+
+  /** GitBook's cards view: one card per record, linked to its target, with its cover image (and dark cover). */
+  private cards(data: TableData, columns: string[], records: TableRecord[], cell: (column: string, value: unknown) => HtmlValue): SafeHtml {
+    const view = data.view ?? {};
+    const size = view.cardSize === 'large' ? ' cards-large' : '';
+    return html`<div class="cards${size}">${records.map((record) => {
+      const values = record.values ?? {};
+      const cover = view.coverDefinition ? this.img(imageRef(values[view.coverDefinition]), '', view.coverDefinitionDark ? imageRef(values[view.coverDefinitionDark]) : undefined, 'card-cover') : undefined;
+      const body = html`${cover ?? ''}<div class="card-body">${columns.map((c) => html`<div class="card-field">${cell(c, values[c])}</div>`)}</div>`;
+      const target = view.targetDefinition ? this.resolve(values[view.targetDefinition]) : undefined;
+      return target
+        ? html`<a class="card table-card" href="${target.href}"${target.external ? html` rel="noopener noreferrer"` : ''}>${body}</a>`
+        : html`<div class="card table-card">${body}</div>`;
+    })}</div>`;
+  }
+
+  private tableCell(column: TableColumn | undefined, value: unknown, fragments: Map<string, DocumentFragment>): HtmlValue {
+    if (value === undefined || value === null) return '';
+    switch (column?.type) {
+      case 'checkbox':
+        return value === true ? html`<span class="checkbox checked" aria-label="Yes">✓</span>` : html`<span class="checkbox" aria-label="No"></span>`;
+      case 'rating':
+        return typeof value === 'number' ? html`<span class="rating" aria-label="${value} of ${column.max ?? 5}">${'★'.repeat(Math.max(0, Math.min(value, 10)))}</span>` : '';
+      case 'select': {
+        const values = Array.isArray(value) ? value : [value];
+        return html`${values.map((v) => html`<span class="tag">${column.options?.find((o) => o.value === v)?.label ?? String(v)}</span>`)}`;
+      }
+      case 'content-ref': {
+        const target = this.resolve(value);
+        return target ? html`<a href="${target.href}">${target.page?.title ?? target.file?.name ?? refText(value)}</a>` : html`${refText(value)}`;
+      }
+      case 'image':
+        return this.img(imageRef(value), '') ?? '';
+      case 'files': {
+        const refs = (Array.isArray(value) ? value : [value]).map((v) => (typeof v === 'string' ? { kind: 'url', url: v } : v));
+        return html`${refs.map((ref) => {
+          const target = this.resolve(ref);
+          return target ? html`<a href="${target.href}">${target.file?.name ?? refText(ref)}</a> ` : '';
+        })}`;
+      }
+    }
+    if (typeof value === 'string' && fragments.has(value)) return this.fragmentNodes(fragments.get(value)!);
+    if (typeof value === 'boolean') return value ? '✓' : '';
+    if (typeof value === 'number' || typeof value === 'string') return String(value);
+    return '';
   }
 
   /** A fragment's blocks; `inline` unwraps a lone paragraph (titles and captions). */
@@ -246,17 +325,22 @@ class DocumentRenderer {
     const data = node.data ?? {};
     const children = () => html`${(node.nodes ?? []).map((n) => this.inline(n))}`;
     switch (node.type) {
+      case 'button':
+        return this.button(node);
       case 'link':
-      case 'mention':
-      case 'button': {
+      case 'mention': {
         const target = this.resolve(data.ref);
-        const label = node.nodes?.length && plainText(node.nodes) !== '' ? children() : html`${target?.page?.title ?? (typeof data.label === 'string' ? data.label : refText(data.ref))}`;
+        const label = node.nodes?.length && plainText(node.nodes) !== '' ? children() : html`${target?.page?.title ?? refText(data.ref)}`;
         if (!target) return html`<span class="broken-link" title="This link leads nowhere in this space">${label}</span>`;
-        const cls = node.type === 'button' ? 'button' : target.external ? 'external' : '';
+        const cls = target.external ? 'external' : '';
         return html`<a href="${target.href}"${cls ? html` class="${cls}"` : ''}${target.external ? html` rel="noopener noreferrer"` : ''}>${label}</a>`;
       }
       case 'inline-image':
-        return this.img(data.ref, typeof data.alt === 'string' ? data.alt : '') ?? html``;
+        return this.img(data.ref, typeof data.alt === 'string' ? data.alt : '', data.refDark, data.size === 'line' ? 'inline-line' : undefined) ?? html``;
+      case 'icon':
+        return html`<span class="icon" role="img" aria-label="${String(data.icon ?? '')}"></span>`;
+      case 'expression':
+        return html`<code class="expression">${String(data.expression ?? '')}</code>`;
       case 'inline-math':
         return html`<code class="math" role="math">${String(data.formula ?? '')}</code>`;
       case 'emoji':
@@ -268,6 +352,17 @@ class DocumentRenderer {
       default:
         return children();
     }
+  }
+
+  /** A link button, or a search / ask button, which opens the site's search with its query. */
+  private button(node: DocumentInline): SafeHtml {
+    const data = node.data as { label?: unknown; kind?: unknown; ref?: unknown; action?: { action?: string; query?: string } };
+    const label = typeof data.label === 'string' ? data.label : '';
+    const cls = `button button-${data.kind === 'secondary' ? 'secondary' : 'primary'}`;
+    if (data.action) return html`<a href="${this.ctx.urls.search(data.action.query)}" class="${cls}">${label}</a>`;
+    const target = this.resolve(data.ref);
+    if (!target) return html`<span class="broken-link" title="This link leads nowhere in this space">${label || refText(data.ref)}</span>`;
+    return html`<a href="${target.href}" class="${cls}"${target.external ? html` rel="noopener noreferrer"` : ''}>${label || target.page?.title || refText(data.ref)}</a>`;
   }
 
   /** A document ref (`url`, `page`, `file`, `anchor`) to where the site shows it. */
@@ -319,15 +414,59 @@ const MARK_TAGS: Record<string, [string, string]> = {
   subscript: ['<sub>', '</sub>'],
 };
 
+const COLOR_NAME = /^\$?[a-z]{1,16}$/;
+
 function text(node: DocumentText): SafeHtml {
   return html`${node.leaves.map((leaf) => {
     let out = html`${leaf.text}`.value;
     for (const mark of leaf.marks ?? []) {
       const tags = MARK_TAGS[mark.type];
       if (tags) out = tags[0] + out + tags[1];
+      else if (mark.type === 'color') out = `${colorOpenTag(mark.data)}${out}</mark>`;
     }
     return new SafeHtml(out);
   })}`;
+}
+
+/** Colour marks as classes (the site's CSP allows no inline styles); names outside GitBook's palette are ignored. */
+function colorOpenTag(data: Record<string, unknown> | undefined): string {
+  const classes: string[] = [];
+  for (const [field, prefix] of [['text', 'color'], ['background', 'bg']] as const) {
+    const value = data?.[field];
+    if (typeof value === 'string' && value !== 'default' && COLOR_NAME.test(value)) classes.push(`${prefix}-${value.replace('$', '')}`);
+  }
+  return `<mark class="${['colored', ...classes].join(' ')}">`;
+}
+
+const TEXT_ALIGN_CLASSES: Record<string, string> = { center: 'align-center', end: 'align-right', start: 'align-left' };
+
+function alignClass(align: unknown): SafeHtml | '' {
+  const cls = typeof align === 'string' ? TEXT_ALIGN_CLASSES[align] : undefined;
+  return cls ? html` class="${cls}"` : '';
+}
+
+interface TableColumn {
+  title?: string;
+  type?: string;
+  textAlignment?: string;
+  max?: number;
+  options?: Array<{ value?: string; label?: string }>;
+}
+
+interface TableRecord {
+  orderIndex?: string;
+  values?: Record<string, unknown>;
+}
+
+interface TableData {
+  view?: { type?: string; columns?: string[]; hideHeader?: boolean; cardSize?: string; targetDefinition?: string; coverDefinition?: string; coverDefinitionDark?: string };
+  records?: Record<string, TableRecord>;
+  definition?: Record<string, TableColumn>;
+}
+
+/** An image cell value: a ref, or `{ref, objectFit, alt}`. */
+function imageRef(value: unknown): unknown {
+  return value && typeof value === 'object' && 'ref' in value ? (value as { ref: unknown }).ref : value;
 }
 
 function plainText(nodes: ReadonlyArray<DocumentNode>): string {

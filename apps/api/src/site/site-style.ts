@@ -95,6 +95,19 @@ figure.image figcaption{font-size:.88rem;color:var(--muted);margin-top:6px}
 .card{display:flex;flex-direction:column;border:1px solid var(--border);border-radius:10px;padding:12px 16px;margin:1em 0;color:var(--fg)}
 .card:hover{border-color:var(--accent);text-decoration:none}
 .card-title{font-weight:600;color:var(--accent)}
+.align-left{text-align:left}
+.cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(220px,1fr));gap:16px;margin:1.2em 0}.cards-large{grid-template-columns:repeat(auto-fill,minmax(320px,1fr))}
+.cards>.table-card{margin:0;padding:0;overflow:hidden;color:var(--fg)}.card-cover{width:100%;aspect-ratio:16/9;object-fit:cover;display:block}
+.card-body{padding:12px 16px}.card-field>:first-child{margin-top:0}.card-field>:last-child{margin-bottom:0}.card-field h4{margin:.2em 0}
+.button{display:inline-block;padding:6px 14px;border-radius:8px;border:1px solid var(--accent);font-weight:600;margin:2px 4px 2px 0}
+.button-primary{background:var(--accent);color:#fff}.button-secondary{background:var(--bg);color:var(--accent)}.button:hover{text-decoration:none;opacity:.9}
+.icon::before{content:"◆";color:var(--accent)}code.expression{background:var(--accent-soft);color:var(--accent)}
+img.inline-line{height:1.2em;width:auto;vertical-align:text-bottom}
+mark.colored{background:none;color:inherit}mark.color-green{color:#1a7f37}mark.color-blue{color:#0969da}mark.color-red{color:#cf222e}mark.color-orange{color:#bc4c00}mark.color-yellow{color:#9a6700}mark.color-purple{color:#8250df}mark.color-pink{color:#bf3989}mark.color-violet{color:#6639ba}mark.color-cyan{color:#1b7c83}mark.color-primary,mark.color-info{color:var(--accent)}mark.color-success{color:var(--success)}mark.color-warning{color:var(--warning)}mark.color-danger{color:var(--danger)}
+mark.bg-green{background:#dafbe1}mark.bg-blue{background:#ddf4ff}mark.bg-red{background:#ffebe9}mark.bg-orange{background:#fff1e5}mark.bg-yellow{background:#fff8c5}mark.bg-purple{background:#fbefff}mark.bg-pink{background:#ffeff7}mark.bg-violet{background:#f1ebfc}mark.bg-cyan{background:#d8f5f7}mark.bg-primary,mark.bg-info,mark.bg-tint{background:var(--accent-soft)}mark.bg-success{background:#effaf1}mark.bg-warning{background:#fff8e5}mark.bg-danger{background:#fff0f0}
+.tag{display:inline-block;padding:0 8px;border-radius:10px;background:var(--accent-soft);color:var(--accent);font-size:.8rem;font-weight:600}.rating{color:#bf8700}
+.update{border-left:2px solid var(--border);padding-left:16px;margin:1.5em 0}.update-date{display:block;color:var(--muted);font-size:.85rem;margin-bottom:.4em}
+.api-method{font-family:var(--mono,monospace);color:var(--accent)}
 .card-meta{font-size:.88rem;color:var(--muted);overflow:hidden;text-overflow:ellipsis}
 .math code{background:none;border:0}
 div.math{overflow-x:auto;text-align:center;margin:1em 0}

@@ -11,8 +11,8 @@ import {
   requeueChangeRequestWork,
   requeueGitImport,
   unmergedChangeRequests,
-} from '../../../api/src/operators/job-recovery';
-import { ChangeRequestJob } from '../../../worker/src/change-requests/change-request-streams';
+} from '@quire/jobs/recovery/requeue';
+import { ChangeRequestJob } from '@quire/jobs/change-request.job';
 
 const RECENT = 10;
 const FAILED = 20;

@@ -6,8 +6,9 @@ import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
 import { LOGGER } from '@quire/platform/logging/logger';
 import type { Logger } from '@quire/platform/logging/logger';
 import { REDIS } from '@quire/infrastructure/tokens';
-import { ChangeRequestJob, ChangeRequestJobResult } from './change-request-streams';
-import { ChangeRequestGitWorkProvider } from './change-request-git-work.provider';
+import { ChangeRequestJob, ChangeRequestJobResult } from '@quire/jobs/change-request.job';
+import { MergeChangeRequest } from './merge-change-request/merge-change-request';
+import { UpdateChangeRequest } from './update-change-request/update-change-request';
 
 /**
  * Runs change-request merges (a change request into the space's live content) and updates (the
@@ -21,7 +22,8 @@ export class ChangeRequestProcessor implements OnModuleInit, OnModuleDestroy {
   private workers?: JobWorkers;
 
   constructor(
-    private readonly work: ChangeRequestGitWorkProvider,
+    private readonly merge: MergeChangeRequest,
+    private readonly update: UpdateChangeRequest,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(QUIRE_CONFIG) private readonly config: QuireConfig,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -29,8 +31,8 @@ export class ChangeRequestProcessor implements OnModuleInit, OnModuleDestroy {
 
   onModuleInit(): void {
     this.workers = new JobWorkers(this.redis, this.config.queuePrefix, this.logger.child({ component: 'change-requests' }));
-    this.workers.register<ChangeRequestJob, ChangeRequestJobResult>(QUEUES.changeRequestMerge, (job) => this.work.merge(job.data), { concurrency: 4 });
-    this.workers.register<ChangeRequestJob, ChangeRequestJobResult>(QUEUES.changeRequestUpdate, (job) => this.work.update(job.data), { concurrency: 4 });
+    this.workers.register<ChangeRequestJob, ChangeRequestJobResult>(QUEUES.changeRequestMerge, (job) => this.merge.run(job.data), { concurrency: 4 });
+    this.workers.register<ChangeRequestJob, ChangeRequestJobResult>(QUEUES.changeRequestUpdate, (job) => this.update.run(job.data), { concurrency: 4 });
   }
 
   async onModuleDestroy(): Promise<void> {

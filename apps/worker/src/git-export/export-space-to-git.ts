@@ -16,7 +16,7 @@ import type { GitExportPhase } from './git-export-failure';
 
 /** Who commits every export (the author is the user who made the change). */
 export const QUIRE_COMMITTER = { name: 'Quire', email: 'quire@localhost' };
-/** Authors Quire writes for its users' revisions (see change-request-streams' commitAuthor). */
+/** Authors Quire writes for its users' revisions (see commitAuthor in @quire/content/edit). */
 const QUIRE_USER_EMAIL = /^(.+)@users\.quire\.invalid$/;
 
 /** Where a run is, and the secrets its failure messages must not hold. */

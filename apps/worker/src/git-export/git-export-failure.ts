@@ -1,6 +1,6 @@
 import { GitExportError } from '@quire/content/export';
 import { scrubSecrets } from '@quire/content/import';
-import { isTransient as isTransientImportFailure } from '../git-import/git-import.processor';
+import { isTransient as isTransientImportFailure } from '../git-import/git-import-failures';
 
 /** Where an export run is, so that a failure can say what failed. */
 export type GitExportPhase = 'prepare' | 'push' | 'record';

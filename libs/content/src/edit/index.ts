@@ -8,6 +8,7 @@ export {
   type InsertedFile,
   type RevertSource,
 } from './apply-content-changes';
+export { commitAuthor } from './commit-author';
 export { commitEditedRevision, type CommitEditedRevisionOptions } from './commit-edited-revision';
 export {
   cloneEditable,

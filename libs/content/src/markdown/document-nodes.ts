@@ -121,6 +121,24 @@ export function appendLeaf(leaves: DocumentTextLeaf[], next: DocumentTextLeaf): 
 
 function sameMarks(a: readonly DocumentMark[], b: readonly DocumentMark[]): boolean {
   if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i].type !== b[i].type) return false;
+  for (let i = 0; i < a.length; i++) {
+    if (a[i].type !== b[i].type) return false;
+    if (a[i].type === 'color' && colorKey(a[i]) !== colorKey(b[i])) return false;
+  }
   return true;
+}
+
+/** The colours of a `color` mark as one comparable string (`text/background`). */
+export function colorKey(mark: DocumentMark | undefined): string {
+  const data = (mark?.data ?? {}) as { text?: unknown; background?: unknown };
+  return `${String(data.text ?? 'default')}/${String(data.background ?? 'default')}`;
+}
+
+/** GitBook's colour tokens (`DocumentTextColor`). */
+export const TEXT_COLORS: ReadonlySet<string> = new Set(
+  ['default', 'green', 'blue', 'red', 'orange', 'yellow', 'purple', 'pink', 'violet', 'cyan', '$primary', '$info', '$success', '$warning', '$danger', '$tint'],
+);
+
+export function colorMark(text: string, background: string): DocumentMark {
+  return { object: 'mark', type: 'color', data: { text, background } };
 }

@@ -92,7 +92,7 @@ describe('documentToMarkdown', () => {
     });
 
     it('keeps the content of blocks without a markdown form and writes emoji as characters', () => {
-      const unknown = { object: 'block' as const, type: 'if', data: { expression: 'x' }, nodes: [paragraph([textNode('Conditional')])] };
+      const unknown = { object: 'block' as const, type: 'integration', data: { integration: 'x' }, nodes: [paragraph([textNode('Conditional')])] };
       const emoji = inline('emoji', { code: '1f600' });
 
       expect(documentToMarkdown(doc(unknown, paragraph([textNode('Hi '), emoji])))).toBe('Conditional\n\nHi 😀\n');

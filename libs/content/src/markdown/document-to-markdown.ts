@@ -3,7 +3,7 @@ import { blocksToPlainText, inlineNodesToPlainText } from './document-to-plain-t
 import { formatFrontMatter } from './front-matter';
 import { defaultHeadingAnchor } from './heading-anchors';
 import { encodeHtmlAttribute } from './html-fragments';
-import { escapeText, formatDestination, inlineToMarkdown, mentionLabel, refUrl, type InlineContext } from './inline-to-markdown';
+import { collectAnnotations, escapeText, formatDestination, inlineToMarkdown, mentionLabel, pictureHtml, refUrl, type InlineContext } from './inline-to-markdown';
 import { formatLiquidTag } from './liquid-tags';
 
 export interface DocumentToMarkdownOptions {
@@ -23,8 +23,10 @@ export function documentToMarkdown(doc: JSONDocument, opts: DocumentToMarkdownOp
   const frontMatter = formatFrontMatter(opts.frontMatter);
   if (frontMatter) parts.push(frontMatter);
   if (opts.title) parts.push(`# ${escapeText(opts.title, { singleLine: true })}`);
-  const body = blocksToMarkdown(doc.nodes ?? []);
+  const { result: body, annotations } = collectAnnotations(() => blocksToMarkdown(doc.nodes ?? []));
   if (body) parts.push(body);
+  // Annotations are written as GitBook does: footnotes, defined at the end of the page.
+  annotations.forEach((note, index) => parts.push(prefixLines(blocksToMarkdown(note), `[^${index + 1}]: `, '', '    ')));
   return parts.length === 0 ? '' : `${parts.join('\n\n')}\n`;
 }
 
@@ -78,10 +80,13 @@ function canInterruptParagraph(list: DocumentBlock): boolean {
 function blockToMarkdown(node: DocumentBlock, context: BlockContext): string {
   switch (node.type) {
     case 'paragraph':
+      // Documents written through the API may leave out `data`.
+      if (typeof node.data?.align === 'string') return alignedToMarkdown('p', node);
       return inlineToMarkdown(node.nodes ?? []);
     case 'heading-1':
     case 'heading-2':
     case 'heading-3':
+      if (typeof node.data?.align === 'string') return alignedToMarkdown(htmlHeadingName(node.type), node);
       return headingToMarkdown(Number(node.type.slice(-1)), node);
     case 'blockquote':
       return prefixLines(blocksToMarkdown(children(node)), '> ', '>');
@@ -106,11 +111,41 @@ function blockToMarkdown(node: DocumentBlock, context: BlockContext): string {
       return liquidContainer('columns', [], children(node).map(columnToMarkdown).join('\n\n'));
     case 'column':
       return columnToMarkdown(node);
-    case 'images': {
-      const align = typeof node.data.align === 'string' ? node.data.align : '';
-      if (!align) return imagesToMarkdown(children(node));
-      return `<div align="${encodeHtmlAttribute(align)}">${imagesToMarkdown(children(node), true).replace(/\n/g, '')}</div>`;
+    case 'updates':
+      return liquidContainer('updates', [['format', String(node.data.format ?? 'full')]], children(node).map(updateToMarkdown).join('\n\n'));
+    case 'update':
+      return updateToMarkdown(node);
+    case 'if': {
+      const body = blocksToMarkdown(children(node));
+      const expression = String(node.data.expression ?? '').replace(/%\}/g, '% }');
+      const lastLine = body.slice(body.lastIndexOf('\n') + 1);
+      return `{% if ${expression} %}\n${body}${body === '' ? '' : lastLine.startsWith('<') ? '\n\n' : '\n'}{% endif %}`;
     }
+    case 'swagger': {
+      const url = refUrl(node.data.ref);
+      const attrs: Array<[string, string]> = [['src', url], ['path', String(node.data.path ?? '')], ['method', String(node.data.method ?? '')]];
+      return liquidContainer('openapi', attrs, `[${escapeText(url, {})}](${formatDestination(url)})`);
+    }
+    case 'openapi-operation': {
+      const spec = String((node.data.ref as { spec?: unknown } | undefined)?.spec ?? '');
+      const attrs: Array<[string, string]> = [['spec', spec], ['path', String(node.data.path ?? '')], ['method', String(node.data.method ?? '')]];
+      return liquidContainer('openapi-operation', attrs, `OpenAPI ${escapeText(spec, {})}`);
+    }
+    case 'openapi-schemas': {
+      const spec = String((node.data.ref as { spec?: unknown } | undefined)?.spec ?? '');
+      const schemas = Array.isArray(node.data.schemas) ? node.data.schemas.map(String) : [];
+      const grouped = typeof node.data.grouped === 'boolean' ? String(node.data.grouped) : undefined;
+      const title = schemas.length === 1 ? `The ${schemas[0]} object` : schemas.join(', ');
+      return liquidContainer('openapi-schemas', [['spec', spec], ['schemas', schemas.join(',')], ['grouped', grouped]], escapeText(title, {}));
+    }
+    case 'images': {
+      const align = typeof node.data.align === 'string' ? ` align="${encodeHtmlAttribute(node.data.align)}"` : '';
+      const fullWidth = typeof node.data.fullWidth === 'boolean' ? ` data-full-width="${node.data.fullWidth}"` : '';
+      if (!align && !fullWidth) return imagesToMarkdown(children(node));
+      return `<div${align}${fullWidth}>${imagesToMarkdown(children(node), true).replace(/\n/g, '')}</div>`;
+    }
+    case 'drawing':
+      return `<img src="${encodeHtmlAttribute(refUrl(node.data.ref))}" alt="" class="gitbook-drawing">`;
     case 'image':
       return imagesToMarkdown([node]);
     case 'file':
@@ -139,6 +174,19 @@ function blockToMarkdown(node: DocumentBlock, context: BlockContext): string {
 
 function children(node: DocumentBlock): DocumentBlock[] {
   return (node.nodes ?? []).filter((child): child is DocumentBlock => child.object === 'block');
+}
+
+const HTML_ALIGN: Record<string, string> = { start: 'left', center: 'center', end: 'right' };
+
+/** `<p align="center">` and `<h2 align="center">`: GitBook's form for aligned text. */
+function alignedToMarkdown(name: string, node: DocumentBlock): string {
+  const align = HTML_ALIGN[String(node.data.align)] ?? 'left';
+  return `<${name} align="${align}">${inlineToMarkdown(node.nodes ?? [], HTML_INLINE)}</${name}>`;
+}
+
+/** The HTML heading GitBook writes for a heading block (h4 for the third level, as in cards). */
+function htmlHeadingName(type: string): string {
+  return type === 'heading-1' ? 'h1' : type === 'heading-2' ? 'h2' : 'h4';
 }
 
 function headingToMarkdown(level: number, node: DocumentBlock): string {
@@ -193,6 +241,12 @@ function liquidContainer(name: string, attrs: Array<[string, string | undefined]
 
 function tabToMarkdown(tab: DocumentBlock): string {
   return liquidContainer('tab', [['title', String(tab.data.title ?? '')]], blocksToMarkdown(children(tab)));
+}
+
+function updateToMarkdown(update: DocumentBlock): string {
+  const date = typeof update.data.date === 'string' ? update.data.date.replace(/T00:00:00(?:\.000)?Z$/, '') : '';
+  const tags = Array.isArray(update.data.tags) ? update.data.tags.map((tag) => String((tag as { tag?: unknown }).tag ?? '')).filter(Boolean) : [];
+  return liquidContainer('update', [['date', date], ['tags', tags.length > 0 ? tags.join(',') : undefined]], blocksToMarkdown(children(update)));
 }
 
 function stepToMarkdown(step: DocumentBlock): string {
@@ -264,7 +318,8 @@ function longestRun(text: string, ch: string): number {
 const HTML_INLINE: InlineContext = { singleLine: true, html: true };
 
 function imagesToMarkdown(images: readonly DocumentBlock[], figuresOnly = false): string {
-  const asFigures = figuresOnly || images.some((image) => caption(image) !== null || image.data.width !== undefined || image.data.height !== undefined);
+  const asFigures =
+    figuresOnly || images.some((image) => caption(image) !== null || image.data.width !== undefined || image.data.height !== undefined || image.data.refDark !== undefined);
   return images
     .map((image) => {
       const src = refUrl(image.data.ref);
@@ -275,7 +330,8 @@ function imagesToMarkdown(images: readonly DocumentBlock[], figuresOnly = false)
       const size = `${width ? ` width="${encodeHtmlAttribute(width)}"` : ''}${height ? ` height="${encodeHtmlAttribute(height)}"` : ''}`;
       const captionParagraphs = caption(image) ?? [];
       const captionHtml = captionParagraphs.map((p) => `<p>${htmlSafeInline(p)}</p>`).join('');
-      return `<figure><img src="${encodeHtmlAttribute(src)}" alt="${encodeHtmlAttribute(alt)}"${size}><figcaption>${captionHtml}</figcaption></figure>`;
+      const img = `<img src="${encodeHtmlAttribute(src)}" alt="${encodeHtmlAttribute(alt)}"${size}>`;
+      return `<figure>${image.data.refDark ? pictureHtml(refUrl(image.data.refDark), img) : img}<figcaption>${captionHtml}</figcaption></figure>`;
     })
     .join('\n');
 }
@@ -305,10 +361,33 @@ function fragmentNodes(fragments: DocumentFragment[] | undefined, name: string):
 // ---------------------------------------------------------------------------------------
 // Tables
 
+interface TableView {
+  type?: string;
+  columns?: string[];
+  hideHeader?: boolean;
+  cardSize?: string;
+  targetDefinition?: string;
+  coverDefinition?: string;
+  coverDefinitionDark?: string;
+  wrap?: boolean;
+  columnWidths?: Record<string, number>;
+}
+
+interface ColumnDefinition {
+  title?: string;
+  type?: string;
+  textAlignment?: string;
+  multiple?: boolean;
+  max?: number;
+  options?: Array<{ value?: string; label?: string; color?: string }>;
+}
+
 interface TableData {
-  view?: { columns?: string[]; hideHeader?: boolean };
+  view?: TableView;
   records?: Record<string, { orderIndex?: string; values?: Record<string, unknown> }>;
-  definition?: Record<string, { title?: string; textAlignment?: string }>;
+  definition?: Record<string, ColumnDefinition>;
+  fullWidth?: boolean;
+  search?: boolean;
 }
 
 const CELL: InlineContext = { cell: true, singleLine: true };
@@ -316,6 +395,7 @@ const CELL: InlineContext = { cell: true, singleLine: true };
 function tableToMarkdown(table: DocumentBlock): string {
   const data = table.data as TableData;
   const definition = data.definition ?? {};
+  if (needsHtmlTable(table)) return htmlTableToMarkdown(table);
   const columns = data.view?.columns?.length ? data.view.columns : Object.keys(definition);
   if (columns.length === 0) return '';
   const hideHeader = data.view?.hideHeader === true;
@@ -355,6 +435,121 @@ function cellBlockToMarkdown(node: DocumentBlock): string {
   }
   const inline = node.type === 'paragraph' || node.type.startsWith('heading-') ? inlineToMarkdown(node.nodes ?? [], CELL) : escapeText(blocksToPlainText([node]), CELL);
   return `<p>${inline}</p>`;
+}
+
+/**
+ * GitBook writes a table as HTML when a markdown table cannot hold it: cards, typed or hidden
+ * columns, widths, options, a hidden header with titles, or cells with more than paragraphs
+ * and lists.
+ */
+function needsHtmlTable(table: DocumentBlock): boolean {
+  const data = table.data as TableData;
+  const definition = data.definition ?? {};
+  const view = data.view ?? {};
+  if (view.type === 'cards' || view.columnWidths || data.fullWidth !== undefined || data.search !== undefined) return true;
+  const ids = Object.keys(definition);
+  if (ids.some((id) => definition[id]?.type !== 'text') || (view.columns && ids.some((id) => !view.columns!.includes(id)))) return true;
+  if (view.hideHeader === true && ids.some((id) => (definition[id]?.title ?? '') !== '')) return true;
+  if (view.hideHeader !== true && ids.length > 0 && ids.every((id) => (definition[id]?.title ?? '') === '')) return true;
+  const simple = new Set(['paragraph', 'list-unordered', 'list-ordered', 'list-tasks']);
+  return (table.fragments ?? []).some((f) => f.nodes.some((node) => !simple.has(node.type)));
+}
+
+function htmlTableToMarkdown(table: DocumentBlock): string {
+  const data = table.data as TableData;
+  const definition = data.definition ?? {};
+  const view = data.view ?? {};
+  const visible = view.columns ?? Object.keys(definition);
+  const ids = [...visible, ...Object.keys(definition).filter((id) => !visible.includes(id))];
+  const attrs: string[] = [];
+  if (view.type === 'cards') {
+    if (view.cardSize === 'large') attrs.push('data-card-size="large"');
+    if (view.wrap === false) attrs.push('data-card-wrap="false"');
+    attrs.push('data-view="cards"');
+  } else if (view.hideHeader === true) attrs.push('data-header-hidden');
+  if (typeof data.fullWidth === 'boolean') attrs.push(`data-full-width="${data.fullWidth}"`);
+  if (typeof data.search === 'boolean') attrs.push(`data-search="${data.search}"`);
+
+  const header = ids.map((id) => {
+    const column = definition[id] ?? {};
+    const th: string[] = [];
+    const width = view.columnWidths?.[id];
+    if (typeof width === 'number') th.push(`width="${width}"`);
+    if (column.type === 'text' && (column.textAlignment === 'center' || column.textAlignment === 'right')) th.push(`align="${column.textAlignment}"`);
+    if (!visible.includes(id)) th.push('data-hidden');
+    if (view.targetDefinition === id) th.push('data-card-target');
+    if (view.coverDefinition === id) th.push('data-card-cover');
+    if (view.coverDefinitionDark === id) th.push('data-card-cover-dark');
+    if (column.type && column.type !== 'text' && column.type !== 'select') th.push(`data-type="${encodeHtmlAttribute(column.type)}"`);
+    if (column.type === 'rating' && typeof column.max === 'number') th.push(`data-max="${column.max}"`);
+    if ((column.type === 'select' || column.type === 'users') && column.multiple === true) th.push('data-multiple');
+    const options =
+      column.type === 'select'
+        ? `<select>${(column.options ?? [])
+            .map((o) => `<option value="${encodeHtmlAttribute(o.value ?? '')}" label="${encodeHtmlAttribute(o.label ?? '')}" color="${encodeHtmlAttribute(o.color ?? 'default')}"></option>`)
+            .join('')}</select>`
+        : '';
+    return `<th${th.map((a) => ` ${a}`).join('')}>${escapeText(column.title ?? '', HTML_INLINE)}${options}</th>`;
+  });
+  const fragments = new Map((table.fragments ?? []).map((f) => [f.fragment, f]));
+  const records = Object.values(data.records ?? {}).sort((a, b) => compareStrings(a.orderIndex ?? '', b.orderIndex ?? ''));
+  const rows = records.map((record) => `<tr>${ids.map((id) => `<td>${htmlCell(definition[id] ?? {}, record.values?.[id], fragments)}</td>`).join('')}</tr>`);
+  return `<table${attrs.map((a) => ` ${a}`).join('')}><thead><tr>${header.join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+function htmlCell(column: ColumnDefinition, value: unknown, fragments: Map<string | undefined, DocumentFragment>): string {
+  if (value === undefined || value === null) return '';
+  const link = (url: string) => `<a href="${encodeHtmlAttribute(url)}">${escapeText(mentionLabel(url), HTML_INLINE)}</a>`;
+  switch (column.type) {
+    case 'content-ref':
+    case 'image':
+      return link(refUrl(typeof value === 'object' && value !== null && 'ref' in value ? (value as { ref: unknown }).ref : value));
+    case 'files':
+      return (Array.isArray(value) ? value : [value]).map((url) => link(String(url))).join('');
+    case 'select':
+      return (Array.isArray(value) ? value : [value])
+        .map((option) => {
+          const label = column.options?.find((o) => o.value === option)?.label ?? String(option);
+          return `<span data-option="${encodeHtmlAttribute(String(option))}">${escapeText(label, HTML_INLINE)}</span>`;
+        })
+        .join('');
+    case 'users':
+      return escapeText(Array.isArray(value) ? value.join(', ') : String(value), HTML_INLINE);
+    case 'text':
+    case undefined: {
+      const cellFragment = typeof value === 'string' ? fragments.get(value) : undefined;
+      if (!cellFragment) return escapeText(String(value), HTML_INLINE);
+      const blocks = cellFragment.nodes;
+      if (blocks.length === 1 && blocks[0].type === 'paragraph' && blocks[0].data?.align === undefined) return htmlSafeInline(blocks[0]);
+      return blocks.map(htmlCellBlock).join('');
+    }
+    default:
+      return escapeText(String(value), HTML_INLINE);
+  }
+}
+
+/** A block of a rich cell in an HTML table. */
+function htmlCellBlock(node: DocumentBlock): string {
+  if (node.type === 'list-unordered' || node.type === 'list-ordered' || node.type === 'list-tasks') {
+    const tag = node.type === 'list-ordered' ? 'ol' : 'ul';
+    const items = children(node).map((item) => {
+      const content = children(item);
+      const inner = content.length === 1 && content[0].type === 'paragraph' ? htmlSafeInline(content[0]) : content.map(htmlCellBlock).join('');
+      return `<li>${inner}</li>`;
+    });
+    return `<${tag}>${items.join('')}</${tag}>`;
+  }
+  if (node.type.startsWith('heading-')) {
+    const name = htmlHeadingName(node.type);
+    const align = typeof node.data?.align === 'string' ? ` align="${HTML_ALIGN[node.data.align] ?? 'left'}"` : '';
+    return `<${name}${align}>${htmlSafeInline(node)}</${name}>`;
+  }
+  if (node.type === 'paragraph') {
+    const align = typeof node.data?.align === 'string' ? ` align="${HTML_ALIGN[node.data.align] ?? 'left'}"` : '';
+    return `<p${align}>${htmlSafeInline(node)}</p>`;
+  }
+  if (node.type === 'images' || node.type === 'image') return blockToMarkdown(node, {}).replace(/\n/g, '');
+  return `<p>${escapeText(blocksToPlainText([node]), HTML_INLINE)}</p>`;
 }
 
 function compareStrings(a: string, b: string): number {

@@ -37,4 +37,16 @@ describe('documentToPlainText', () => {
   it('is empty for an empty document', () => {
     expect(documentToPlainText({ object: 'document', data: {}, nodes: [] })).toBe('');
   });
+
+  it('indexes the words of GitBook\'s HTML constructs, not their markup', () => {
+    const { document } = markdownToDocument(
+      [
+        '<p align="center">Choose a <strong>path</strong>.</p>',
+        '<table data-view="cards"><thead><tr><th><select><option value="o1" label="CREATE" color="blue"></option></select></th><th></th><th data-hidden data-card-target data-type="content-ref"></th></tr></thead><tbody><tr><td><span data-option="o1">CREATE</span></td><td><h4><i class="fa-gear">:gear:</i> Custom components</h4></td><td><a href="a.md">a.md</a></td></tr></tbody></table>',
+        '<a href="https://x.y" class="button primary">Get started</a> and <mark style="color:red;">red</mark>',
+      ].join('\n\n'),
+    );
+
+    expect(documentToPlainText(document).split('\n')).toEqual(['Choose a path.', 'CREATE Custom components', 'Get started and red']);
+  });
 });

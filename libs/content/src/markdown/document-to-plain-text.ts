@@ -42,6 +42,8 @@ function inlineText(node: DocumentInline): string {
       return String(node.data.alt ?? '');
     case 'emoji':
       return emojiText(node.data.code);
+    case 'button':
+      return String(node.data.label ?? '');
     default:
       return inlineNodesToPlainText(node.nodes ?? []);
   }
@@ -79,7 +81,7 @@ function collectBlockText(block: DocumentBlock, lines: string[]): void {
 }
 
 function collectTableText(block: DocumentBlock, lines: string[]): void {
-  const definition = (block.data.definition ?? {}) as Record<string, { title?: string }>;
+  const definition = (block.data.definition ?? {}) as Record<string, { title?: string; type?: string; options?: Array<{ value?: string; label?: string }> }>;
   const view = block.data.view as { columns?: string[] } | undefined;
   const columns = view?.columns ?? Object.keys(definition);
   pushLine(lines, columns.map((id) => definition[id]?.title ?? '').filter(Boolean).join(' '));
@@ -90,7 +92,11 @@ function collectTableText(block: DocumentBlock, lines: string[]): void {
     const cells = columns.map((id) => {
       const value = record.values?.[id];
       const cellFragment = typeof value === 'string' ? fragments.get(value) : undefined;
-      if (cellFragment) return blocksToPlainText(cellFragment.nodes).replace(/\n/g, ' ');
+      if (cellFragment) return blocksToPlainText(cellFragment.nodes).replace(/\s+/g, ' ').trim();
+      const column = definition[id];
+      // Select cells hold option ids: their labels are the words a reader sees.
+      if (column?.type === 'select' && Array.isArray(value)) return value.map((v) => column.options?.find((o) => o.value === v)?.label ?? '').join(' ');
+      if (column?.type === 'checkbox') return '';
       return value === undefined || value === null || typeof value === 'object' ? '' : String(value);
     });
     pushLine(lines, cells.filter(Boolean).join(' '));

@@ -43,6 +43,11 @@ export const ALLOWED_CHILDREN: Readonly<Record<string, ReadonlySet<string>>> = {
   ]),
   images: new Set(['image']),
   code: new Set(['code-line']),
+  updates: new Set(['update']),
+  update: new Set([
+    ...ESSENTIALS,
+    ...['content-ref', 'code', 'embed', 'file', 'images', 'drawing', 'hint', 'prompt', 'blockquote', 'math', 'integration', 'tabs', 'expandable'],
+  ]),
 };
 
 const LISTS = new Set(['list-ordered', 'list-unordered', 'list-tasks']);
@@ -55,6 +60,7 @@ const ITEM_PARENTS: Record<string, string> = {
   column: 'columns',
   image: 'images',
   'code-line': 'code',
+  update: 'updates',
 };
 
 /**
@@ -106,7 +112,7 @@ function hasBlockChildren(node: DocumentBlock): boolean {
 function place(child: DocumentBlock, allowed: ReadonlySet<string>): DocumentBlock | null {
   if (allowed.has(child.type)) return child;
   const parentType = ITEM_PARENTS[child.type];
-  if (parentType && allowed.has(parentType)) return block(parentType, {}, [child]);
+  if (parentType && allowed.has(parentType)) return block(parentType, parentType === 'updates' ? { format: 'full' } : {}, [child]);
   if (allowed.has('paragraph')) {
     if (child.type === 'images') return imagesAsParagraph(child);
     if (child.type === 'math') return paragraph([inline('inline-math', { formula: child.data.formula ?? '' })]);

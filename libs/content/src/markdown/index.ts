@@ -16,7 +16,14 @@
  * Documents always match the schema, whose nesting is stricter than markdown's: a block a
  * container may not hold is moved after it (a code block in a hint splits the hint), images and
  * block math become inline where only paragraphs fit, and a table in a tab goes into an info
- * hint. Unknown HTML and `{% %}` tags are kept as literal text. See fit-schema-nesting.ts.
+ * hint. See fit-schema-nesting.ts.
+ *
+ * HTML is read with a parser (html-fragments.ts): what GitBook writes for blocks markdown cannot
+ * hold (tables and cards, figures and dark-mode pictures, aligned text, buttons, icons, mentions,
+ * expressions, colour marks) becomes its block or inline (html-to-document.ts,
+ * html-table-to-document.ts, inline-to-document.ts) and is written back in GitBook's form. Other
+ * HTML elements are unwrapped (their content kept, as a browser shows it); a tag that names no
+ * HTML element (`<your-token>`) and unknown `{% %}` tags stay literal text.
  */
 export type {
   ContentRef,

@@ -1,6 +1,6 @@
 import MarkdownIt from 'markdown-it';
-import type { ContentRef, DocumentInline, DocumentNode, DocumentTextLeaf } from './document.types';
-import { markBit, markSetOf, type MarkSet } from './document-nodes';
+import type { ContentRef, DocumentBlock, DocumentInline, DocumentMark, DocumentNode, DocumentTextLeaf } from './document.types';
+import { colorKey, markBit, markSetOf, type MarkSet } from './document-nodes';
 import { encodeHtmlAttribute } from './html-fragments';
 import { GITBOOK_BLOCK_TAGS } from './liquid-tags';
 
@@ -56,7 +56,7 @@ export function inlineToMarkdown(nodes: ReadonlyArray<DocumentNode>, ctx: Inline
     const node = nodes[i];
     if (node.object === 'text') {
       if (isEmptyText(node)) continue;
-      out += textToMarkdown(node.leaves, {
+      out += coloredTextToMarkdown(node.leaves, {
         atStart: out === '',
         atEnd: i === lastOutput,
         before: out === '' ? SPACE : PUNCTUATION,
@@ -87,14 +87,30 @@ function isEmptyText(node: DocumentNode): boolean {
 function inlineNodeToMarkdown(node: DocumentInline, ctx: InlineContext): string {
   // Table rows are split at `|` before inline parsing; `\|` survives as a literal pipe.
   const raw = (text: string) => (ctx.cell ? text.replace(/\|/g, '\\|') : text);
-  if (ctx.html && (node.type === 'link' || node.type === 'inline-image')) {
+  const htmlImage = node.type === 'inline-image' && (node.data.refDark !== undefined || node.data.size !== undefined);
+  if ((ctx.html && (node.type === 'link' || node.type === 'inline-image')) || htmlImage) {
     const href = encodeHtmlAttribute(refUrl(node.data.ref));
     if (node.type === 'link') return `<a href="${href}">${inlineToMarkdown(node.nodes ?? [], ctx)}</a>`;
     const alt = encodeHtmlAttribute(String(node.data.alt ?? ''));
     const title = typeof node.data.caption === 'string' && node.data.caption !== '' ? ` title="${encodeHtmlAttribute(node.data.caption)}"` : '';
-    return `<img src="${href}" alt="${alt}"${title}>`;
+    const size = typeof node.data.size === 'string' ? ` data-size="${encodeHtmlAttribute(node.data.size)}"` : '';
+    const img = `<img src="${href}" alt="${alt}"${title}${size}>`;
+    return node.data.refDark ? pictureHtml(refUrl(node.data.refDark), img) : img;
   }
   switch (node.type) {
+    case 'annotation': {
+      const annotated = inlineToMarkdown(node.nodes ?? [], ctx);
+      const body = (node.fragments ?? []).flatMap((f) => f.nodes);
+      if (ctx.html || !annotationSink || body.length === 0) return annotated;
+      annotationSink.push(body);
+      return `${annotated}[^${annotationSink.length}]`;
+    }
+    case 'button':
+      return buttonHtml(node, ctx);
+    case 'icon':
+      return `<i class="fa-${encodeHtmlAttribute(String(node.data.icon ?? ''))}">:${escapeText(String(node.data.icon ?? ''), ctx, false, false)}:</i>`;
+    case 'expression':
+      return `<code class="expression">${escapeText(String(node.data.expression ?? ''), { ...ctx, singleLine: true }, false, false)}</code>`;
     case 'link':
       return `[${inlineToMarkdown(node.nodes ?? [], { ...ctx, singleLine: true })}](${raw(formatDestination(refUrl(node.data.ref)))})`;
     case 'inline-image': {
@@ -103,6 +119,7 @@ function inlineNodeToMarkdown(node: DocumentInline, ctx: InlineContext): string 
     }
     case 'mention': {
       const url = refUrl(node.data.ref);
+      if (ctx.html) return `<a data-mention href="${encodeHtmlAttribute(url)}">${escapeText(mentionLabel(url), ctx)}</a>`;
       return `[${escapeText(mentionLabel(url), ctx)}](${raw(formatDestination(url))} "mention")`;
     }
     case 'inline-math':
@@ -114,6 +131,42 @@ function inlineNodeToMarkdown(node: DocumentInline, ctx: InlineContext): string 
     default:
       return inlineToMarkdown(node.nodes ?? [], ctx);
   }
+}
+
+/** Bodies of the annotations written so far, numbered from 1 (see collectAnnotations). */
+let annotationSink: DocumentBlock[][] | null = null;
+
+/**
+ * Writes a page with annotations: each becomes a footnote reference after its text, and the
+ * bodies, in order, are returned for the caller to write as `[^n]:` definitions.
+ */
+export function collectAnnotations<T>(write: () => T): { result: T; annotations: DocumentBlock[][] } {
+  const previous = annotationSink;
+  const annotations: DocumentBlock[][] = [];
+  annotationSink = annotations;
+  try {
+    return { result: write(), annotations };
+  } finally {
+    annotationSink = previous;
+  }
+}
+
+/** An image with a dark-mode variant, as GitBook writes it. */
+export function pictureHtml(darkUrl: string, img: string): string {
+  return `<picture><source srcset="${encodeHtmlAttribute(darkUrl)}" media="(prefers-color-scheme: dark)">${img}</picture>`;
+}
+
+/** `<a class="button primary">` for a link, `<button type="button" data-action>` for a search or ask action. */
+function buttonHtml(node: DocumentInline, ctx: InlineContext): string {
+  const data = node.data as { label?: string; kind?: string; icon?: string; ref?: unknown; action?: { action?: string; query?: string } };
+  const classes = `button ${data.kind === 'secondary' ? 'secondary' : 'primary'}`;
+  const icon = data.icon ? ` data-icon="${encodeHtmlAttribute(data.icon)}"` : '';
+  const label = escapeText(data.label ?? '', { ...ctx, singleLine: true }, false, false);
+  if (data.action?.action) {
+    const query = data.action.query !== undefined ? ` data-query="${encodeHtmlAttribute(data.action.query)}"` : '';
+    return `<button type="button" class="${classes}" data-action="${encodeHtmlAttribute(data.action.action)}"${query}${icon}>${label}</button>`;
+  }
+  return `<a href="${encodeHtmlAttribute(refUrl(data.ref))}" class="${classes}"${icon}>${label}</a>`;
 }
 
 /** A file id rather than a path (`{% file %}` blocks parsed from markdown hold the path). */
@@ -160,6 +213,37 @@ interface MarkPair {
   open: number;
   close: number;
   html: boolean;
+}
+
+/** Text whose leaves may carry colour marks: each coloured run goes into GitBook's `<mark style>`. */
+function coloredTextToMarkdown(leaves: readonly DocumentTextLeaf[], position: TextPosition): string {
+  if (!leaves.some((l) => l.marks.some((m) => m.type === 'color'))) return textToMarkdown(leaves, position);
+  const runs: Array<{ color: DocumentMark | undefined; leaves: DocumentTextLeaf[] }> = [];
+  for (const l of leaves) {
+    const color = l.marks.find((m) => m.type === 'color');
+    const last = runs[runs.length - 1];
+    if (last && colorKey(last.color) === colorKey(color) && (last.color === undefined) === (color === undefined)) last.leaves.push(l);
+    else runs.push({ color, leaves: [l] });
+  }
+  return runs
+    .map((run, index) => {
+      const first = index === 0;
+      const last = index === runs.length - 1;
+      if (!run.color) {
+        return textToMarkdown(run.leaves, {
+          ...position,
+          atStart: position.atStart && first,
+          atEnd: position.atEnd && last,
+          before: first ? position.before : PUNCTUATION,
+          after: last ? position.after : PUNCTUATION,
+        });
+      }
+      const { text, background } = (run.color.data ?? {}) as { text?: string; background?: string };
+      const style = `${text && text !== 'default' ? `color:${text};` : ''}${background && background !== 'default' ? `background-color:${background};` : ''}`;
+      const inner = textToMarkdown(run.leaves, { ...position, atStart: false, atEnd: false, before: PUNCTUATION, after: PUNCTUATION });
+      return `<mark style="${encodeHtmlAttribute(style)}">${inner}</mark>`;
+    })
+    .join('');
 }
 
 /**

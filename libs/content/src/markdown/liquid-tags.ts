@@ -27,7 +27,16 @@ export const GITBOOK_BLOCK_TAGS: ReadonlySet<string> = new Set([
   'step',
   'columns',
   'column',
+  'updates',
+  'update',
+  'if',
+  'openapi',
+  'openapi-operation',
+  'openapi-schemas',
 ]);
+
+/** Tags whose argument is an expression (`{% if visitor.claims.plan === "pro" %}`), kept whole as `attrs.expression`. */
+const EXPRESSION_TAGS = new Set(['if']);
 
 const OPEN_BRACE = 0x7b;
 const PERCENT = 0x25;
@@ -48,6 +57,7 @@ export function scanLiquidTag(src: string, pos: number, max: number = src.length
   let name = src.slice(nameStart, p).toLowerCase();
   const isEnd = name.startsWith('end') && name.length > 3;
   if (isEnd) name = name.slice(3);
+  if (!isEnd && EXPRESSION_TAGS.has(name)) return scanExpressionTag(src, pos, p, max, name);
 
   const attrs: Record<string, string> = {};
   for (;;) {
@@ -65,6 +75,26 @@ export function scanLiquidTag(src: string, pos: number, max: number = src.length
     if (argument.key !== null) attrs[argument.key] = argument.value;
     p = argument.end;
   }
+}
+
+function scanExpressionTag(src: string, pos: number, from: number, max: number, name: string): LiquidTag | null {
+  // Quotes are skipped over so that a `%}` inside a string does not end the tag.
+  let quote = 0;
+  for (let p = from; p < max; p++) {
+    const c = src.charCodeAt(p);
+    if (quote) {
+      if (c === BACKSLASH) p++;
+      else if (c === quote) quote = 0;
+      continue;
+    }
+    if (c === 0x22 || c === 0x27) quote = c;
+    else if (c === PERCENT && src.charCodeAt(p + 1) === CLOSE_BRACE) {
+      const trimDash = src.charCodeAt(p - 1) === DASH ? 1 : 0;
+      const expression = src.slice(from, p - trimDash).trim();
+      return expression === '' ? null : { name, isEnd: false, attrs: { expression }, raw: src.slice(pos, p + 2), end: p + 2 };
+    }
+  }
+  return null;
 }
 
 /** Writes a tag; attributes whose value is undefined or false are left out. */

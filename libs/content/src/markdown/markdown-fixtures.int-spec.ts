@@ -5,6 +5,7 @@ import type { ParsedPageMarkdown } from './document.types';
 import { useFastParserState } from './fast-parser-state';
 import { markdownToDocument } from './markdown-to-document';
 import { validateDocument } from './testing/document-schema';
+import { htmlLeaks } from './testing/html-leaks';
 import { cloneFixtureBundle, type ClonedBundle, type FixtureBundleName } from './testing/fixture-bundles';
 
 /**
@@ -46,6 +47,14 @@ describe.each<[FixtureBundleName, number]>([
     });
     expect(invalid).toEqual([]);
     expect(parsed.size).toBe(expectedFiles);
+  });
+
+  it('shows no HTML written as markup as text (bench/html-leaks measures GitBook\'s own docs too)', () => {
+    const leaking = bundle.markdownFiles.flatMap((file) => {
+      const leaks = htmlLeaks(file.text);
+      return leaks.length > 0 ? [`${file.path}: ${leaks.slice(0, 3).join(' ')}`] : [];
+    });
+    expect(leaking).toEqual([]);
   });
 
   it('reads its own markdown back as the same document, and writes it again identically', () => {

@@ -265,10 +265,10 @@ describe('markdownToDocument', () => {
       expect((columns.nodes![0] as DocumentBlock).data).toEqual({ width: { unit: '%', value: 41.5 }, verticalAlignment: 'middle' });
     });
 
-    it('keeps unknown tags and unknown HTML as text', () => {
-      expect(blocksOf('{% include "x.md" %}\n\n<div class="x">\n</div>\n').map((b) => b.nodes)).toEqual([
+    it('keeps unknown liquid tags as text, and unwraps HTML elements with no GitBook meaning', () => {
+      expect(blocksOf('{% include "x.md" %}\n\n<div class="x">\nInside <span>it</span>\n</div>\n').map((b) => b.nodes)).toEqual([
         [text('{% include "x.md" %}')],
-        [text('<div class="x">\n</div>')],
+        [text('Inside it')],
       ]);
     });
   });

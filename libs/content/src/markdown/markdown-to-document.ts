@@ -6,8 +6,9 @@ import { fitDocumentNodes } from './fit-schema-nesting';
 import { parseFrontMatter } from './front-matter';
 import { GITBOOK_TAG_TOKEN } from './gitbook-blocks';
 import { assignHeadingAnchors } from './heading-anchors';
-import { decodeHtmlEntities, parseHtmlTag, splitHtml, type HtmlPiece } from './html-fragments';
-import { inlineTokensToPlainText, inlineTokensToSegments, joinSegments, type InlineNodes } from './inline-to-document';
+import { parseHtmlTag } from './html-fragments';
+import { headingType, htmlToBlocks, imageBlock, imageFromAttributes, imagesBlock, parseLength } from './html-to-document';
+import { inlineTokensToPlainText, inlineTokensToSegments, joinSegments, withAnnotationBodies, type InlineNodes } from './inline-to-document';
 import type { LiquidTag } from './liquid-tags';
 import { MATH_BLOCK_TOKEN } from './math-syntax';
 import { parseInlineMarkdownTokens, parseMarkdownTokens, type MarkdownToken } from './parse-markdown';
@@ -49,8 +50,21 @@ function emptyDocument(): JSONDocument {
 
 /** Blocks of a markdown body, before the schema's nesting rules are applied. */
 function markdownToBlocks(body: string): DocumentBlock[] {
-  return convertSiblings(buildTokenTree(parseMarkdownTokens(body)), null);
+  const tree = buildTokenTree(parseMarkdownTokens(body));
+  const notes = tree.length > 0 && tree[tree.length - 1].token.type === 'footnote_block_open' ? tree.pop()! : null;
+  if (!notes) return convertSiblings(tree, null);
+  // Footnotes are GitBook's annotations: their bodies are converted first, for the references to take.
+  const bodies = new Map<number, DocumentBlock[]>();
+  for (const note of notes.children) {
+    if (note.token.type !== 'footnote_open') continue;
+    const id = (note.token.meta as { id: number }).id;
+    bodies.set(id, fitDocumentNodes(convertSiblings(note.children, null)).filter((b) => ANNOTATION_BLOCKS.has(b.type)));
+  }
+  return withAnnotationBodies(bodies, () => convertSiblings(tree, null));
 }
+
+/** What an annotation may hold (`DocumentBlocksEssentials` and code). */
+const ANNOTATION_BLOCKS = new Set(['paragraph', 'heading-1', 'heading-2', 'heading-3', 'list-ordered', 'list-unordered', 'list-tasks', 'divider', 'code']);
 
 function buildTokenTree(tokens: readonly MarkdownToken[]): TokenNode[] {
   const root: TokenNode[] = [];
@@ -90,7 +104,7 @@ interface Container {
 type Item = TokenNode | Container;
 
 /** Tags that also exist without an end tag (`{% embed url=".." %}` on its own). */
-const END_OPTIONAL = new Set(['embed', 'file', 'content-ref']);
+const END_OPTIONAL = new Set(['embed', 'file', 'content-ref', 'openapi', 'openapi-operation', 'openapi-schemas']);
 
 function isContainer(item: Item): item is Container {
   return (item as Container).opener !== undefined;
@@ -252,6 +266,20 @@ function convertContainer(item: Container, parentTag: string | null): DocumentBl
       return [block('columns', {}, inner())];
     case 'column':
       return wrapUnless(parentTag, 'columns', block('column', columnData(tag.attrs), inner()));
+    case 'updates':
+      return [block('updates', { format: updatesFormat(tag.attrs.format) }, inner())];
+    case 'update':
+      return wrapUnless(parentTag, 'updates', block('update', updateData(tag.attrs), inner()), { format: 'full' });
+    case 'if':
+      return [block('if', { expression: tag.attrs.expression }, inner())];
+    case 'openapi':
+    case 'openapi-operation':
+    case 'openapi-schemas': {
+      const api = openApiBlock(tag);
+      if (!api) return literal();
+      // Between the tags GitBook writes a label generated from the attributes; without an end tag, what follows is content.
+      return [api, ...(item.closed ? [] : convertItems(item.children, parentTag))];
+    }
     case 'code':
       return applyCodeOptions(tag, convertItems(item.children, parentTag)) ?? literal();
     case 'content-ref': {
@@ -277,8 +305,37 @@ function convertContainer(item: Container, parentTag: string | null): DocumentBl
   }
 }
 
-function wrapUnless(parentTag: string | null, wrapperTag: string, item: DocumentBlock): DocumentBlock[] {
-  return parentTag === wrapperTag ? [item] : [block(wrapperTag, {}, [item])];
+function wrapUnless(parentTag: string | null, wrapperTag: string, item: DocumentBlock, wrapperData: Record<string, unknown> = {}): DocumentBlock[] {
+  return parentTag === wrapperTag ? [item] : [block(wrapperTag, wrapperData, [item])];
+}
+
+/** `{% openapi src path method %}` (a spec by URL), `{% openapi-operation spec path method %}`, `{% openapi-schemas spec schemas %}`. */
+function openApiBlock(tag: LiquidTag): DocumentBlock | null {
+  const { src, spec, path, method, schemas, grouped } = tag.attrs;
+  if (tag.name === 'openapi') return src && path && method ? voidBlock('swagger', { ref: { kind: 'url', url: src }, path, method }) : null;
+  if (!spec) return null;
+  if (tag.name === 'openapi-operation') return path && method ? voidBlock('openapi-operation', { ref: { kind: 'openapi', spec }, path, method }) : null;
+  const names = (schemas ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  if (names.length === 0) return null;
+  const data: Record<string, unknown> = { ref: { kind: 'openapi', spec }, schemas: names };
+  if (grouped === 'true' || grouped === 'false') data.grouped = grouped === 'true';
+  return voidBlock('openapi-schemas', data);
+}
+
+const UPDATES_FORMATS = new Set(['numeric', 'full', 'short']);
+
+function updatesFormat(format: string | undefined): string {
+  return format && UPDATES_FORMATS.has(format) ? format : 'full';
+}
+
+/** `{% update date="2024-12-17" tags="beta,api" %}`: the date as a timestamp (the schema's `date-time`), tags by slug. */
+function updateData(attrs: Record<string, string>): Record<string, unknown> {
+  const date = attrs.date ?? '';
+  const timestamp = /^\d{4}-\d{2}-\d{2}$/.test(date) ? `${date}T00:00:00.000Z` : date;
+  const data: Record<string, unknown> = { date: Number.isNaN(Date.parse(timestamp)) ? new Date(0).toISOString() : timestamp };
+  const tags = (attrs.tags ?? '').split(',').map((tag) => tag.trim()).filter(Boolean);
+  if (tags.length > 0) data.tags = tags.map((tag) => ({ kind: 'tag', tag }));
+  return data;
 }
 
 const HINT_STYLES = new Set(['info', 'warning', 'danger', 'success']);
@@ -360,9 +417,7 @@ function customAnchor(tokens: MarkdownToken[]): { tokens: MarkdownToken[]; id?: 
 }
 
 function headingBlock(level: number, nodes: InlineNodes): DocumentBlock {
-  // GitBook has three heading levels; deeper markdown headings become the third.
-  const type = level <= 1 ? 'heading-1' : level === 2 ? 'heading-2' : 'heading-3';
-  return { ...paragraph(nodes), type, data: {} };
+  return { ...paragraph(nodes), type: headingType(level), data: {} };
 }
 
 function codeBlock(content: string, syntax: string): DocumentBlock {
@@ -391,10 +446,9 @@ function imagesOnly(tokens: readonly MarkdownToken[]): DocumentBlock | null {
       const title = token.attrGet('title');
       images.push(imageBlock(attr(token, 'src'), inlineTokensToPlainText(token.children), title ? [paragraph([textNode(String(title))])] : []));
     } else if (token.type === 'html_inline' && /^<img\s/i.test(token.content)) {
-      const pieces = splitHtml(token.content);
-      const img = pieces.length === 1 && pieces[0].kind === 'tag' ? pieces[0].tag : null;
+      const img = parseHtmlTag(token.content);
       if (!img || img.closing || !img.attrs.src) return null;
-      images.push(imageFromAttributes(img.attrs, []));
+      images.push(imageFromAttributes(img.attrs, undefined, []));
     } else if (!(token.type === 'softbreak' || token.type === 'hardbreak' || (token.type === 'text' && token.content.trim() === ''))) {
       return null;
     }
@@ -407,59 +461,11 @@ function attr(token: MarkdownToken, name: string): string {
   return value === null || value === undefined ? '' : String(value);
 }
 
-function imagesBlock(images: DocumentBlock[], align?: string): DocumentBlock {
-  return block('images', align ? { align } : {}, images);
-}
-
-const IMAGE_ALIGNMENTS = new Set(['left', 'center', 'right']);
-
-/** Figures and images, optionally inside one `<div align="..">` or `<p align="..">` (GitBook's aligned images). */
-function alignedImages(pieces: readonly HtmlPiece[]): DocumentBlock | null {
-  const meaningful = pieces.filter((piece) => piece.kind === 'tag' || piece.text.trim() !== '');
-  const first = meaningful[0];
-  const last = meaningful[meaningful.length - 1];
-  const wrapped =
-    first?.kind === 'tag' && last?.kind === 'tag' && meaningful.length > 2 && (first.tag.name === 'div' || first.tag.name === 'p') &&
-    !first.tag.closing && last.tag.closing && last.tag.name === first.tag.name;
-  const images = figureImages(wrapped ? meaningful.slice(1, -1) : pieces);
-  if (!images) return null;
-  const align = wrapped && first.kind === 'tag' ? first.tag.attrs.align?.toLowerCase() : undefined;
-  return imagesBlock(images, align && IMAGE_ALIGNMENTS.has(align) ? align : undefined);
-}
-
-function imageBlock(src: string, alt: string, caption: DocumentBlock[], size: Record<string, unknown> = {}): DocumentBlock {
-  const data: Record<string, unknown> = { ref: { kind: 'url', url: src } };
-  if (alt) data.alt = alt;
-  Object.assign(data, size);
-  return voidBlock('image', data, caption.length > 0 ? [fragment('caption', caption)] : []);
-}
-
-function imageFromAttributes(attrs: Record<string, string>, caption: DocumentBlock[]): DocumentBlock {
-  const size: Record<string, unknown> = {};
-  const width = parseLength(attrs.width);
-  const height = parseLength(attrs.height);
-  if (width !== undefined) size.width = width;
-  if (height !== undefined) size.height = height;
-  return imageBlock(attrs.src ?? '', attrs.alt ?? '', caption, size);
-}
-
-/** `Length`: a bare number, or `{unit, value}` for `50%`, `120px`. */
-function parseLength(value: string | undefined): number | { unit: string; value: number } | undefined {
-  const match = value ? /^\s*(\d+(?:\.\d+)?)\s*([a-z%]*)\s*$/i.exec(value) : null;
-  if (!match) return undefined;
-  const number = Number(match[1]);
-  return match[2] ? { unit: match[2].toLowerCase(), value: number } : number;
-}
-
 function convertHtmlBlock(content: string): DocumentBlock[] {
   const html = content.trim();
   const details = completeDetails(html);
   if (details) return [details];
-  const code = preformattedCode(html);
-  if (code) return [code];
-  const images = alignedImages(splitHtml(html));
-  if (images) return [images];
-  return [textParagraph(content.replace(/\n+$/, ''))];
+  return htmlToBlocks(html);
 }
 
 /** `<details><summary>..</summary>..</details>` written as one HTML block. */
@@ -476,90 +482,3 @@ function completeDetails(html: string): DocumentBlock | null {
   }
   return expandableBlock(summary, markdownToBlocks(inner.trim()), /\bopen\b/i.test(open[1] ?? ''));
 }
-
-const PRE_CODE = /^(<pre(?:\s[^>]*)?>)\s*(<code(?:\s[^>]*)?>)([\s\S]*)<\/code>\s*<\/pre>$/i;
-
-/**
- * GitBook exports code with highlighted lines as `<pre class="language-x"><code>`, wrapping
- * each highlighted line (newline included) in `<strong>`. Any other markup inside means it is
- * not that, and the block stays literal.
- */
-function preformattedCode(html: string): DocumentBlock | null {
-  const match = PRE_CODE.exec(html);
-  if (!match) return null;
-  const classes = `${parseHtmlTag(match[1])?.attrs.class ?? ''} ${parseHtmlTag(match[2])?.attrs.class ?? ''}`;
-  const syntax = /(?:^|\s)(?:language|lang)-(\S+)/.exec(classes)?.[1] ?? '';
-  const lines: Array<{ text: string; highlighted: boolean }> = [{ text: '', highlighted: false }];
-  let highlighted = false;
-  for (const piece of splitHtml(match[3])) {
-    if (piece.kind === 'tag') {
-      if (piece.tag.name !== 'strong') return null;
-      highlighted = !piece.tag.closing;
-      continue;
-    }
-    const parts = decodeHtmlEntities(piece.text).split('\n');
-    parts.forEach((part, index) => {
-      const line = lines[lines.length - 1];
-      if (part !== '' || index < parts.length - 1) line.highlighted ||= highlighted;
-      line.text += part;
-      if (index < parts.length - 1) lines.push({ text: '', highlighted: false });
-    });
-  }
-  if (lines.length > 1 && lines[lines.length - 1].text === '') lines.pop();
-  return block(
-    'code',
-    syntax ? { syntax } : {},
-    lines.map((line) => block('code-line', line.highlighted ? { highlighted: true } : {}, [textNode(line.text)])),
-  );
-}
-
-/** Images of an HTML block made only of `<figure>`s and `<img>`s, or null if it holds anything else. */
-function figureImages(pieces: readonly HtmlPiece[]): DocumentBlock[] | null {
-  const images: DocumentBlock[] = [];
-  let i = 0;
-  const isBlank = (piece: HtmlPiece) => piece.kind === 'text' && piece.text.trim() === '';
-  while (i < pieces.length) {
-    const piece = pieces[i];
-    if (isBlank(piece)) {
-      i++;
-      continue;
-    }
-    if (piece.kind !== 'tag' || piece.tag.closing) return null;
-    if (piece.tag.name === 'img') {
-      if (!piece.tag.attrs.src) return null;
-      images.push(imageFromAttributes(piece.tag.attrs, []));
-      i++;
-      continue;
-    }
-    if (piece.tag.name !== 'figure') return null;
-    let img: Record<string, string> | null = null;
-    let caption: DocumentBlock[] = [];
-    for (i++; i < pieces.length; i++) {
-      const inner = pieces[i];
-      if (isBlank(inner)) continue;
-      if (inner.kind !== 'tag') return null;
-      if (inner.tag.name === 'figure' && inner.tag.closing) break;
-      if (inner.tag.name === 'img' && !inner.tag.closing && !img) img = inner.tag.attrs;
-      else if (inner.tag.name === 'figcaption' && !inner.tag.closing) {
-        let captionHtml = '';
-        for (i++; i < pieces.length; i++) {
-          const captionPiece = pieces[i];
-          if (captionPiece.kind === 'tag' && captionPiece.tag.name === 'figcaption' && captionPiece.tag.closing) break;
-          captionHtml += captionPiece.kind === 'tag' ? captionPiece.raw : captionPiece.text;
-        }
-        caption = captionParagraphs(captionHtml);
-      } else if (!(inner.tag.name === 'picture' || inner.tag.name === 'source')) return null;
-    }
-    if (i >= pieces.length || !img?.src) return null;
-    images.push(imageFromAttributes(img, caption));
-    i++;
-  }
-  return images.length > 0 ? images : null;
-}
-
-function captionParagraphs(html: string): DocumentBlock[] {
-  return inlineTokensToSegments(parseInlineMarkdownTokens(html.trim()))
-    .filter((segment) => segment.some((n) => n.object === 'inline' || n.leaves.some((l) => l.text.trim() !== '')))
-    .map(paragraph);
-}
-

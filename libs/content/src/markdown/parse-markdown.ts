@@ -1,4 +1,5 @@
 import MarkdownIt from 'markdown-it';
+import footnotePlugin from 'markdown-it-footnote';
 import { useFastParserState } from './fast-parser-state';
 import { gitbookBlocksPlugin } from './gitbook-blocks';
 import { mathSyntaxPlugin } from './math-syntax';
@@ -9,7 +10,8 @@ export type MarkdownToken = MarkdownIt.Token;
 /**
  * Creates the parser for GitBook-flavoured markdown: CommonMark + GFM tables and
  * strikethrough, raw HTML passed through as tokens (figures, details and inline tags are
- * interpreted later), task lists, `$$` math and GitBook's `{% %}` block tags.
+ * interpreted later), task lists, `$$` math, footnotes (GitBook's annotations) and GitBook's
+ * `{% %}` block tags.
  */
 export function createMarkdownParser(): MarkdownIt.MarkdownIt {
   const md = new MarkdownIt({ html: true, linkify: false, typographer: false });
@@ -19,7 +21,9 @@ export function createMarkdownParser(): MarkdownIt.MarkdownIt {
   md.normalizeLink = (url) => url;
   md.normalizeLinkText = (url) => url;
   useFastParserState(md);
-  md.use(gitbookBlocksPlugin).use(mathSyntaxPlugin).use(taskListsPlugin);
+  md.use(gitbookBlocksPlugin).use(mathSyntaxPlugin).use(taskListsPlugin).use(footnotePlugin);
+  // GitBook writes annotations as reference footnotes (`word[^1]` and `[^1]: note`) only.
+  md.inline.ruler.disable('footnote_inline');
   return md;
 }
 

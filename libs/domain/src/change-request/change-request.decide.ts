@@ -1,10 +1,10 @@
 import { badRequest, conflict, DomainError, notFound, unprocessable } from '../shared/domain-error';
 import { DecideContext } from '../shared/event';
 import { RevisionCreated } from '../revision/revision.events';
-import { MergeRulesConfiguration } from '../space/space.settings';
+import { MergeRulesConfiguration, SpaceEditMode } from '../space/space.settings';
 import { CHANGE_REQUEST_SUBJECT_MAX, ChangeRequestEvent, ChangeRequestMergeFailed, ChangeRequestReviewStatus } from './change-request.events';
 import { changeRequestBase, ChangeRequestState, PendingRequest } from './change-request.state';
-import { mergeRuleViolations, reviewFacts } from './merge-rules';
+import { MergeFacts, mergeRuleViolations, reviewFacts } from './merge-rules';
 
 /**
  * A pending merge or update holds the change request until its completion or failure event,
@@ -225,15 +225,8 @@ export function decideChangeRequest(command: ChangeRequestCommand, state: Change
       if (state.status === 'merged' || isPending(state.pendingMerge, command.abandoned)) return [];
       // An update moves the head under the merge: one at a time.
       holdFor(state.pendingUpdate, 'update', command.abandoned, 'The change request is being updated from the space; merge it once the update has finished');
-      if (state.status === 'archived') throw conflict('An archived change request cannot be merged; reopen it first');
-      const violations = mergeRuleViolations(command.space.mergeRules, {
-        outdated: command.space.revision !== changeRequestBase(state),
-        subject: state.subject,
-        hasDescription: state.description !== undefined && state.description !== null,
-        createdBy: state.createdBy!,
-        actorId: command.actorId,
-        reviews: reviewFacts(state),
-      });
+      if (state.status === 'archived') throw conflict(ARCHIVED);
+      const violations = mergeRuleViolations(command.space.mergeRules, mergeFacts(state, command.space.revision, command.actorId));
       if (violations.length > 0) throw unprocessable(`The merge rules of this space block the merge: ${violations.join('; ')}`, { violations });
       return [{ type: 'ChangeRequestMergeRequested', data: { ...ids, requestId: command.requestId, requestedBy: command.actorId, at } }];
     }
@@ -296,6 +289,63 @@ export function decideChangeRequest(command: ChangeRequestCommand, state: Change
       return events;
     }
   }
+}
+
+/** The space and the head as the merge finds them (the space may have moved since the request). */
+export interface MergeCheck {
+  /** `mergeRules`: the rules in effect, the space's own or its organization's (effectiveMergeRules). */
+  space: { revision: string; editMode: SpaceEditMode; mergeRules: MergeRulesConfiguration };
+  actorId: string;
+  /** Pages and files the last update left conflicting that still hold conflict markers in the head. */
+  markedPages: readonly string[];
+}
+
+/** Why a requested merge does not happen: recorded as ChangeRequestMergeFailed, answered with `code`. */
+export interface MergeRefusal {
+  reason: ChangeRequestMergeFailed['data']['reason'];
+  code: 'unprocessable' | 'conflict';
+  message: string;
+  conflicts: string[];
+}
+
+const ARCHIVED = 'An archived change request cannot be merged; reopen it first';
+
+/**
+ * The preconditions of a merge, checked when the worker merges, in this order: the space is not
+ * locked, the change request is not archived, no conflict markers an update left remain (a
+ * fast-forward would publish them), and the space's merge rules let it through. Undefined: the
+ * merge may go on.
+ */
+export function mergeRefusal(state: ChangeRequestState, check: MergeCheck): MergeRefusal | undefined {
+  if (check.space.editMode === 'locked') {
+    return { reason: 'not_mergeable', code: 'unprocessable', message: 'The space is locked: nothing can be merged into it', conflicts: [] };
+  }
+  if (state.status === 'archived') return { reason: 'not_mergeable', code: 'conflict', message: ARCHIVED, conflicts: [] };
+  const marked = check.markedPages;
+  if (marked.length > 0) {
+    const message = `The change request still has conflict markers in ${marked.join(', ')}: resolve them by editing ${marked.length > 1 ? 'those pages' : 'that page'}, then merge`;
+    return { reason: 'conflicts', code: 'unprocessable', message, conflicts: [...marked] };
+  }
+  const violations = mergeRuleViolations(check.space.mergeRules, mergeFacts(state, check.space.revision, check.actorId));
+  if (violations.length > 0) {
+    return { reason: 'merge_rules', code: 'unprocessable', message: `The merge rules of this space block the merge: ${violations.join('; ')}`, conflicts: [] };
+  }
+  return undefined;
+}
+
+/**
+ * What the merge rules look at, from the change request (its reviewers' latest reviews
+ * included) and the space's live revision.
+ */
+function mergeFacts(state: ChangeRequestState, spaceRevision: string, actorId: string): MergeFacts {
+  return {
+    outdated: spaceRevision !== changeRequestBase(state),
+    subject: state.subject,
+    hasDescription: state.description !== undefined && state.description !== null,
+    createdBy: state.createdBy!,
+    actorId,
+    reviews: reviewFacts(state),
+  };
 }
 
 export function isPending(request: PendingRequest | undefined, abandoned: readonly string[] = []): request is PendingRequest {

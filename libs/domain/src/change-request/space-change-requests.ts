@@ -1,7 +1,7 @@
 import { notFound } from '../shared/domain-error';
-import { Aggregate, DecideContext, DomainEvent } from '../shared/event';
+import { Aggregate, DecideContext } from '../shared/event';
 import { RevisionCreated } from '../revision/revision.events';
-import { SpaceEvent } from '../space/space.events';
+import { SpaceEvent, SpaceRevisionChanged } from '../space/space.events';
 import { spaceAggregate, SpaceState } from '../space/space.state';
 import { ChangeRequestNumberAllocated } from './change-request.events';
 
@@ -44,6 +44,6 @@ export function decideChangeRequestNumber(
 }
 
 /** The events that make a merge revision the space's live one (appended with the space's expected version). */
-export function spaceMergeEvents(revision: RevisionCreated): DomainEvent[] {
+export function spaceMergeEvents(revision: RevisionCreated): [RevisionCreated, SpaceRevisionChanged] {
   return [revision, { type: 'SpaceRevisionChanged', data: { spaceId: revision.data.spaceId, revision: revision.data.revision } }];
 }

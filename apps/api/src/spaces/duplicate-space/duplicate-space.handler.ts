@@ -1,7 +1,5 @@
-import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { decideSpace, SpaceEvent, spaceAggregate, spaceStream } from '@quire/domain';
-import { EVENT_STORE, EventStore } from '@quire/event-store/event-store.port';
+import { decideSpace, revisionTrees, spaceAggregate, spaceStream } from '@quire/domain';
 import { CommandExecutor } from '@quire/projections/command-executor';
 import { newId } from '@quire/platform/ids/ids';
 import { ContentStore } from '@quire/content/store';
@@ -13,22 +11,17 @@ import { DuplicateSpaceCommand } from './duplicate-space.command';
 export class DuplicateSpaceHandler implements ICommandHandler<DuplicateSpaceCommand> {
   constructor(
     private readonly executor: CommandExecutor,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly content: ContentStore,
   ) {}
 
   async execute({ sourceSpaceId, sourceRevision, actorId }: DuplicateSpaceCommand) {
-    const recorded = await this.store.readStream(spaceStream(sourceSpaceId));
-    let source = spaceAggregate.initialState();
-    for (const e of recorded) source = spaceAggregate.evolve(source, { type: e.type, data: e.data } as SpaceEvent);
+    const recorded = await this.executor.load(spaceStream(sourceSpaceId), spaceAggregate);
+    let source = recorded.state;
     if (sourceRevision) source = { ...source, revision: sourceRevision };
     const spaceId = newId();
     const now = new Date();
     const initialRevision = await copyRevision(this.content, { fromSpaceId: sourceSpaceId, revision: source.revision!, toSpaceId: spaceId, now });
-    const sourceTree = recorded
-      .filter((e) => e.type === 'RevisionCreated')
-      .map((e) => e.data as { revision: string; pages: any[]; files: any[] })
-      .find((d) => d.revision === source.revision);
+    const sourceTree = revisionTrees(recorded.events).get(source.revision!);
     const { event: revisionCreated } = await revisionCreatedFor({
       store: this.content,
       spaceId,

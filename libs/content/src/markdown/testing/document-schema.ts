@@ -5,7 +5,27 @@ import type { DocumentBlock, DocumentFragment, DocumentInline, DocumentText, JSO
 
 type Schema = Record<string, unknown>;
 
-const schemas = (openapi as unknown as { components: { schemas: Record<string, Schema> } }).components.schemas;
+const schemas = withSpecDefectsFixed((openapi as unknown as { components: { schemas: Record<string, Schema> } }).components.schemas);
+
+/**
+ * Two schemas of the spec no document can satisfy, corrected as narrowly as possible (on a
+ * copy) so that the check still rejects what GitBook would:
+ * - `DocumentInlineButton.data` is `allOf [{label, kind, icon}, oneOf [{ref}, {action}]]` with
+ *   `additionalProperties: false` on each `oneOf` branch, which then rejects `label` and `kind`;
+ *   the branches keep their required property, without that flag.
+ * - a `DocumentTableRecord` value is a `oneOf` in which a URL or file ref matches both
+ *   `ContentRef` and `DocumentTableImageRecord`; it is read as `anyOf`.
+ */
+function withSpecDefectsFixed(original: Record<string, Schema>): Record<string, Schema> {
+  const fixed = structuredClone(original) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  for (const branch of fixed.DocumentInlineButton?.properties?.data?.allOf?.[1]?.oneOf ?? []) delete branch.additionalProperties;
+  const recordValue = fixed.DocumentTableRecord?.properties?.values?.additionalProperties;
+  if (recordValue?.oneOf) {
+    recordValue.anyOf = recordValue.oneOf;
+    delete recordValue.oneOf;
+  }
+  return fixed;
+}
 const ROOT = 'gitbook-openapi';
 
 let ajv: Ajv2020 | undefined;

@@ -1,19 +1,22 @@
-import { GitImportRequest, GitSyncEvent } from './git-sync.events';
+import { Aggregate, DomainEvent } from '../shared/event';
+import { SpaceEvent } from '../space/space.events';
+import { spaceAggregate, SpaceState } from '../space/space.state';
+import { GitImportRequest, GitImportEvent } from './git-import.events';
 
 export type GitImportStatus = 'queued' | 'running' | 'completed' | 'failed' | 'skipped';
 
 /** What the space's stream says of its git imports (folded beside the space's own state). */
-export interface GitSyncState {
+export interface GitImportState {
   imports: Record<string, { request: GitImportRequest; status: GitImportStatus; requestedBy: string }>;
   /** The `timestamp` of the newest import applied, for ordering, as a UTC ISO string. */
   lastAppliedTimestamp?: string;
 }
 
-export const gitSyncAggregate = {
-  initialState: (): GitSyncState => ({ imports: {} }),
-  evolve(state: GitSyncState, event: GitSyncEvent | { type: string; data: unknown }): GitSyncState {
-    const e = event as GitSyncEvent;
-    const set = (importId: string, status: GitImportStatus): GitSyncState =>
+export const gitImportAggregate = {
+  initialState: (): GitImportState => ({ imports: {} }),
+  evolve(state: GitImportState, event: GitImportEvent | { type: string; data: unknown }): GitImportState {
+    const e = event as GitImportEvent;
+    const set = (importId: string, status: GitImportStatus): GitImportState =>
       state.imports[importId] ? { ...state, imports: { ...state.imports, [importId]: { ...state.imports[importId], status } } } : state;
     switch (e.type) {
       case 'GitImportRequested':
@@ -40,7 +43,7 @@ export const gitSyncAggregate = {
 };
 
 /** An import whose trigger is older than the last one applied is skipped (not forced). */
-export function isOutOfOrder(state: GitSyncState, request: GitImportRequest): boolean {
+export function isOutOfOrder(state: GitImportState, request: GitImportRequest): boolean {
   if (request.force || request.standalone || !request.timestamp || !state.lastAppliedTimestamp) return false;
   return Date.parse(request.timestamp) < Date.parse(state.lastAppliedTimestamp);
 }
@@ -54,3 +57,14 @@ function instantOf(timestamp: string | undefined): string | undefined {
   const ms = timestamp ? Date.parse(timestamp) : NaN;
   return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
 }
+
+/** The space's stream as its git imports see it: the space (live revision, deletion) and the imports. */
+export interface SpaceGitImports {
+  space: SpaceState;
+  git: GitImportState;
+}
+
+export const spaceGitImportsAggregate: Aggregate<SpaceGitImports, DomainEvent> = {
+  initialState: () => ({ space: spaceAggregate.initialState(), git: gitImportAggregate.initialState() }),
+  evolve: (state, event) => ({ space: spaceAggregate.evolve(state.space, event as SpaceEvent), git: gitImportAggregate.evolve(state.git, event) }),
+};

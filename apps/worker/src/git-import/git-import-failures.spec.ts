@@ -2,7 +2,8 @@ import { Errors } from 'isomorphic-git';
 import { GitImportError } from '@quire/content/import';
 import { WrongExpectedVersionError } from '@quire/event-store/event-store.port';
 import { parseGitImportSecret } from '@quire/jobs/git-import.job';
-import { capWarnings, isTransient, MAX_STORED_WARNINGS } from './git-import.processor';
+import { capWarnings, MAX_STORED_WARNINGS } from '@quire/domain';
+import { isTransient } from './git-import-failures';
 
 describe('git import failures: retried or not', () => {
   const withCode = (code: string) => Object.assign(new Error(code), { code });

@@ -1,5 +1,5 @@
-import { ConfigError } from '@quire/platform/config/config';
-import { StartupError } from '@quire/infrastructure/runtime';
+import { ConfigError } from '../config/config';
+import { StartupError } from './startup-error';
 
 /** docker-compose's stop_grace_period (45 s) is longer, so this, not SIGKILL, ends a stuck drain. */
 const FORCED_EXIT_MS = 30_000;

@@ -1,5 +1,5 @@
-import { gitSyncAggregate, isOutOfOrder } from './git-sync.state';
-import { GitImportRequest, GitSyncEvent } from './git-sync.events';
+import { gitImportAggregate, isOutOfOrder } from './git-import.state';
+import { GitImportRequest, GitImportEvent } from './git-import.events';
 
 const request = (importId: string, timestamp?: string, extra: Partial<GitImportRequest> = {}): GitImportRequest => ({
   importId,
@@ -9,10 +9,10 @@ const request = (importId: string, timestamp?: string, extra: Partial<GitImportR
   hasCredentials: false,
   ...extra,
 });
-const given = (events: GitSyncEvent[]) => events.reduce(gitSyncAggregate.evolve, gitSyncAggregate.initialState());
+const given = (events: GitImportEvent[]) => events.reduce(gitImportAggregate.evolve, gitImportAggregate.initialState());
 const at = '2026-01-01T00:00:00Z';
 
-describe('git sync ordering', () => {
+describe('git import ordering', () => {
   it('given an import applied at t2, when one triggered at t1 < t2 comes, then it is out of order', () => {
     const state = given([
       { type: 'GitImportRequested', data: { spaceId: 's', request: request('i1', '2026-01-02T00:00:00Z'), requestedBy: 'u', at } },
@@ -25,7 +25,7 @@ describe('git sync ordering', () => {
   });
 
   it('compares timestamps with offsets as instants and keeps the mark in UTC', () => {
-    const completed = (importId: string): GitSyncEvent => ({
+    const completed = (importId: string): GitImportEvent => ({
       type: 'GitImportCompleted',
       data: { spaceId: 's', importId, revision: 'r', commit: { oid: 'c', message: 'm' }, standalone: false, warnings: [], at },
     });

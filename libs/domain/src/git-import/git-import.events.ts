@@ -26,4 +26,4 @@ export type GitImportFailed = DomainEvent<'GitImportFailed', { spaceId: string; 
 /** An import older (by its `timestamp`) than one already applied to the space. */
 export type GitImportSkipped = DomainEvent<'GitImportSkipped', { spaceId: string; importId: string; reason: string; at: string }>;
 
-export type GitSyncEvent = GitImportRequested | GitImportStarted | GitImportCompleted | GitImportFailed | GitImportSkipped;
+export type GitImportEvent = GitImportRequested | GitImportStarted | GitImportCompleted | GitImportFailed | GitImportSkipped;

@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from 'fs';
 import { connect, Socket } from 'net';
 import { tmpdir } from 'os';
 import { join } from 'path';
-import { createTestDatabase, TEST_REDIS_URL, TestDatabase, uniquePrefix } from '../../../test/support/databases';
-import { freePort, sleep, until } from '../../../test/chaos/chaos-support';
+import { createTestDatabase, TEST_REDIS_URL, TestDatabase, uniquePrefix } from '../../../../test/support/databases';
+import { freePort, sleep, until } from '../../../../test/chaos/chaos-support';
 
-const REPO_ROOT = join(__dirname, '../../..');
+const REPO_ROOT = join(__dirname, '../../../..');
 const ADMIN = 'shutdown-admin-token-0123456789';
 
 /** What came back on a raw socket: the status of the first response, or how the socket ended. */

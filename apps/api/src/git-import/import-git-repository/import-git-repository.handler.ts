@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import Redis from 'ioredis';
-import { gitSyncAggregate, spaceStream } from '@quire/domain';
+import { decideGitImport, spaceGitImportsAggregate, spaceStream } from '@quire/domain';
 import { JobQueues, jobIdFor } from '@quire/jobs/job-queues';
 import { QUEUES } from '@quire/jobs/queues';
 import { CommandExecutor } from '@quire/projections/command-executor';
@@ -44,15 +44,13 @@ export class ImportGitRepositoryHandler implements ICommandHandler<ImportGitRepo
     }
     await this.executor.execute({
       stream: spaceStream(spaceId),
-      aggregate: gitSyncAggregate,
-      decide: (_state, ctx) => [
-        { type: 'GitImportRequested', data: { spaceId, request: { ...request, importId }, requestedBy: actorId, at: ctx.now.toISOString() } },
-      ],
+      aggregate: spaceGitImportsAggregate,
+      decide: (state, ctx) => decideGitImport({ type: 'RequestGitImport', spaceId, request: { ...request, importId }, requestedBy: actorId }, state, ctx),
       metadata: { actor: actorId },
     });
     const job: GitImportJob = { spaceId, importId };
     // Recorded: from here the import happens. If Redis went down meanwhile, job recovery
-    // enqueues it when Redis is back (apps/api/src/operators/job-recovery.ts).
+    // enqueues it when Redis is back (JobRecovery, apps/api/src/operators/job-recovery.ts).
     if ((await this.jobs.enqueueWithin(ENQUEUE_WITHIN_MS, QUEUES.gitImport, jobIdFor(importId), job)) === 'deferred') {
       this.logger.warn({ spaceId, importId }, 'git import recorded but Redis did not take its job in time; it will be enqueued when Redis is back');
     }
