@@ -41,6 +41,7 @@ export class WorkerProcess {
       REDIS_URL: this.config.redisUrl,
       QUIRE_QUEUE_PREFIX: this.config.queuePrefix,
       DATA_DIR: this.config.dataDir,
+      QUIRE_GIT_ALLOWED_HOSTS: this.config.gitAllowedHosts.join(','),
       LOG_LEVEL: 'info',
     };
     const child = spawn(process.execPath, ['-r', '@swc-node/register', 'apps/worker/src/main.ts'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });

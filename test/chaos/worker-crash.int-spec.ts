@@ -32,7 +32,7 @@ describe('chaos: a worker killed in the middle of an import', () => {
     gitRoot = mkdtempSync(join(tmpdir(), 'quire-chaos-git-'));
     config = loadConfig(
       { LOG_LEVEL: 'warn' },
-      { port: 0, host: '127.0.0.1', dataDir, databaseUrl: database.url, redisUrl: TEST_REDIS_URL, queuePrefix: uniquePrefix('chaos'), adminToken: ADMIN_TOKEN },
+      { port: 0, host: '127.0.0.1', dataDir, databaseUrl: database.url, redisUrl: TEST_REDIS_URL, queuePrefix: uniquePrefix('chaos'), adminToken: ADMIN_TOKEN, gitAllowedHosts: ['127.0.0.1'] },
     );
     // The API (and the projections) in this process; the workers in their own processes.
     api = await startApi(config, { runProjections: true, redis: true });

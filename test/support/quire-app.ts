@@ -42,6 +42,9 @@ export async function startTestQuire(overrides: Partial<QuireConfig> = {}, opts:
       redisUrl: TEST_REDIS_URL,
       queuePrefix: uniquePrefix('e2e'),
       adminToken: ADMIN_TOKEN,
+      // The local git HTTP server (test/support/git-http-server.ts) is a private address the
+      // tests' operator allows, as one would an intranet git host.
+      gitAllowedHosts: ['127.0.0.1'],
       ...overrides,
     },
   );

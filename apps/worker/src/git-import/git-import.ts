@@ -93,6 +93,7 @@ export class GitImport {
       cacheDir: join(this.config.dataDir, 'git-cache'),
       repoCacheId: request.repoCacheID,
       projectDirectory: request.repoProjectDirectory,
+      allowedHosts: this.config.gitAllowedHosts,
     });
     const fetchedMs = Date.now() - started;
     run.phase = 'write';

@@ -1,7 +1,8 @@
 import { Errors } from 'isomorphic-git';
 import { classifyFetchError } from './fetch-repository';
 import { GitImportError } from './import.errors';
-import { NetworkTimeoutError } from './http-client';
+import { NetworkTimeoutError, TooManyRedirectsError } from '@quire/content/git-http';
+import { RefusedAddressError } from '@quire/platform/net/outbound-guard';
 
 const opts = { url: 'https://git.example.com/docs.git', ref: 'refs/heads/main', auth: { username: 'u', password: 's3cret' } };
 const systemError = (code: string) => Object.assign(new Error(`connect ${code} 1.2.3.4:443`), { code });
@@ -25,11 +26,21 @@ describe('classifyFetchError', () => {
     [new NetworkTimeoutError(100), 'unreachable_host', true],
     [new Error('Request timed out'), 'unreachable_host', true],
     [systemError('CERT_HAS_EXPIRED'), 'unreachable_host', false],
+    [new RefusedAddressError('127.0.0.1'), 'unreachable_host', false],
+    [new TooManyRedirectsError(), 'remote_error', false],
   ])('%s -> %s (transient: %s)', (error, code, transient) => {
     const classified = classifyFetchError(error, opts);
     expect(classified).toBeInstanceOf(GitImportError);
     expect(classified).toMatchObject({ code, transient });
     expect(classified.message).not.toContain('s3cret');
+  });
+
+  it('gives one reason for every address refused or not reached, with no detail that tells services apart', () => {
+    const failures = [new RefusedAddressError('git.example.com'), systemError('ENOTFOUND'), systemError('ECONNREFUSED'), systemError('ECONNRESET'), systemError('ETIMEDOUT'), new Error('Request timed out'), systemError('CERT_HAS_EXPIRED')];
+    const messages = new Set(failures.map((failure) => classifyFetchError(failure, opts).message));
+    expect([...messages]).toEqual([
+      'Cannot reach git.example.com: the host is unknown, did not answer, or is not allowed (private and reserved addresses are refused unless an operator allows the host)',
+    ]);
   });
 
   it('says whether credentials were missing or refused', () => {

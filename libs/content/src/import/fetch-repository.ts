@@ -130,39 +130,47 @@ export function classifyFetchError(error: unknown, opts: Pick<FetchRepositoryOpt
   if (e.code === 'RemoteCapabilityError') {
     return new GitImportError('remote_error', scrub(`${url} does not support shallow fetches`), false);
   }
+  if (e.code === 'TOO_MANY_REDIRECTS') return new GitImportError('remote_error', scrub(`${url} redirected too many times`), false);
   const network = networkFailure(e);
-  if (network) return new GitImportError('unreachable_host', scrub(`Cannot reach ${host}: ${network.reason}`), network.transient);
+  if (network) return new GitImportError('unreachable_host', scrub(`Cannot reach ${host}: ${UNREACHABLE}`), network.transient);
 
   if (error instanceof Error) error.message = scrub(error.message);
   return error instanceof Error ? error : new Error(scrub(String(error)));
 }
 
-function networkFailure(e: GitLikeError): { reason: string; transient: boolean } | undefined {
+/**
+ * The one reason given for an address that was refused or could not be reached, whatever
+ * happened: which of DNS, connect, reset, timeout or TLS failed would let a user map the
+ * services of a network the import cannot see, one port at a time.
+ */
+const UNREACHABLE = 'the host is unknown, did not answer, or is not allowed (private and reserved addresses are refused unless an operator allows the host)';
+
+/** Whether an error is a network failure, and whether a retry may get through. */
+function networkFailure(e: GitLikeError): { transient: boolean } | undefined {
   switch (e.code) {
+    case 'REFUSED_ADDRESS':
+      // The outbound guard refused the address: it will refuse it again.
+      return { transient: false };
     case 'ENOTFOUND':
       // The name does not exist: retrying will not create it.
-      return { reason: 'unknown host name', transient: false };
+      return { transient: false };
     case 'EAI_AGAIN':
-      return { reason: 'DNS lookup failed', transient: true };
     case 'ECONNREFUSED':
-      return { reason: 'connection refused', transient: true };
     case 'ECONNRESET':
     case 'EPIPE':
-      return { reason: 'connection reset', transient: true };
     case 'ETIMEDOUT':
-      return { reason: 'timed out', transient: true };
     case 'EHOSTUNREACH':
     case 'ENETUNREACH':
-      return { reason: 'no route to host', transient: true };
+      return { transient: true };
     case 'CERT_HAS_EXPIRED':
     case 'DEPTH_ZERO_SELF_SIGNED_CERT':
     case 'SELF_SIGNED_CERT_IN_CHAIN':
     case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
     case 'ERR_TLS_CERT_ALTNAME_INVALID':
-      return { reason: `TLS certificate rejected (${e.code})`, transient: false };
+      return { transient: false };
   }
   // simple-get's socket timeout carries no code.
-  if (e.message === 'Request timed out') return { reason: 'timed out', transient: true };
+  if (e.message === 'Request timed out') return { transient: true };
   return undefined;
 }
 

@@ -17,6 +17,8 @@ import { pngBytes } from './testing/png';
 
 
 const execFileAsync = promisify(execFile);
+/** The local git server is a private address: allowed as an operator allows an intranet host. */
+const LOCAL_HOSTS = ['127.0.0.1'];
 const alice = { username: 'alice', password: 'pa55:word@with/odd?chars' };
 
 let scratch: string;
@@ -96,7 +98,7 @@ function cacheOf(name: string, repoCacheId: string): string {
 }
 
 async function importOf(name: string, opts: Partial<ImportGitRepositoryOptions> = {}) {
-  return importGitRepository({ url: `${server.url}/${name}.git`, ref: 'refs/heads/main', cacheDir, ...opts });
+  return importGitRepository({ url: `${server.url}/${name}.git`, ref: 'refs/heads/main', cacheDir, allowedHosts: LOCAL_HOSTS, ...opts });
 }
 
 async function failureOf(promise: Promise<unknown>): Promise<GitImportError> {
@@ -279,7 +281,7 @@ describe('importGitRepository: credentials', () => {
     const withOption = await importOf('private', { auth: alice, repoCacheId: 'private-a' });
     expect(withOption.layout.pages.map((p) => p.title)).toEqual(['Private']);
     const inUrl = `http://${encodeURIComponent(alice.username)}:${encodeURIComponent(alice.password)}@${server.url.replace('http://', '')}/private.git`;
-    const withUrl = await importGitRepository({ url: inUrl, ref: 'refs/heads/main', cacheDir, repoCacheId: 'private-b' });
+    const withUrl = await importGitRepository({ url: inUrl, ref: 'refs/heads/main', cacheDir, repoCacheId: 'private-b', allowedHosts: LOCAL_HOSTS });
     expect(withUrl.commit.oid).toBe(withOption.commit.oid);
   });
 
@@ -295,7 +297,7 @@ describe('importGitRepository: credentials', () => {
 
   it('never writes credentials to the cache repository', async () => {
     const inUrl = `http://alice:${encodeURIComponent(alice.password)}@${server.url.replace('http://', '')}/private.git`;
-    await importGitRepository({ url: inUrl, ref: 'refs/heads/main', cacheDir, repoCacheId: 'private-c' });
+    await importGitRepository({ url: inUrl, ref: 'refs/heads/main', cacheDir, repoCacheId: 'private-c', allowedHosts: LOCAL_HOSTS });
     for (const file of await filesUnder(cacheOf('private', 'private-c'))) {
       const bytes = await fs.readFile(file);
       expect(bytes.includes(alice.password)).toBe(false);
@@ -314,7 +316,7 @@ describe('importGitRepository: credentials', () => {
     const error = await failureOf(importOf('private', { auth: wrong, repoCacheId: 'private-wrong' }));
     expect(error).toMatchObject({ code: 'auth_failed', transient: false });
     const inUrl = `http://alice:wrong-Secret-42@${server.url.replace('http://', '')}/private.git`;
-    const fromUrl = await failureOf(importGitRepository({ url: inUrl, ref: 'refs/heads/main', cacheDir }));
+    const fromUrl = await failureOf(importGitRepository({ url: inUrl, ref: 'refs/heads/main', cacheDir, allowedHosts: LOCAL_HOSTS }));
     expect(fromUrl.code).toBe('auth_failed');
     for (const e of [error, fromUrl]) {
       expect(`${e.message} ${e.stack}`).not.toContain('wrong-Secret-42');
@@ -400,7 +402,7 @@ describe('importGitRepository: token query parameters and the cache lock', () =>
     await new Promise<void>((ready) => recording.listen(0, '127.0.0.1', ready));
     try {
       const { port } = recording.address() as AddressInfo;
-      const error = await failureOf(importGitRepository({ url: `http://127.0.0.1:${port}/docs.git?private_token=T0ken-xyz`, ref: 'refs/heads/main', cacheDir }));
+      const error = await failureOf(importGitRepository({ url: `http://127.0.0.1:${port}/docs.git?private_token=T0ken-xyz`, ref: 'refs/heads/main', cacheDir, allowedHosts: LOCAL_HOSTS }));
       expect(error.code).toBe('repo_not_found');
       expect(seen).toEqual(['/docs.git/info/refs?service=git-upload-pack&private_token=T0ken-xyz']);
       expect(`${error.message} ${error.stack}`).not.toContain('T0ken-xyz');
@@ -439,7 +441,7 @@ describe('importGitRepository: failures a user can act on', () => {
   });
 
   it('reports an unknown host as unreachable_host', async () => {
-    const error = await failureOf(importGitRepository({ url: 'http://quire-no-such-host.invalid/docs.git', ref: 'refs/heads/main', cacheDir }));
+    const error = await failureOf(importGitRepository({ url: 'http://quire-no-such-host.invalid/docs.git', ref: 'refs/heads/main', cacheDir, allowedHosts: LOCAL_HOSTS }));
     expect(error.code).toBe('unreachable_host');
     expect(error.message).toContain('quire-no-such-host.invalid');
   });
@@ -447,10 +449,12 @@ describe('importGitRepository: failures a user can act on', () => {
   it('reports a closed port as unreachable_host, worth retrying', async () => {
     const port = await freePort();
     const error = await failureOf(
-      importGitRepository({ url: `http://user:hunter22@127.0.0.1:${port}/docs.git`, ref: 'refs/heads/main', cacheDir }),
+      importGitRepository({ url: `http://user:hunter22@127.0.0.1:${port}/docs.git`, ref: 'refs/heads/main', cacheDir, allowedHosts: LOCAL_HOSTS }),
     );
     expect(error).toMatchObject({ code: 'unreachable_host', transient: true });
-    expect(error.message).toBe(`Cannot reach 127.0.0.1:${port}: connection refused`);
+    // The same words as for a refused address or any other network failure: no socket detail
+    // that would tell one service from another.
+    expect(error.message).toBe(`Cannot reach 127.0.0.1:${port}: the host is unknown, did not answer, or is not allowed (private and reserved addresses are refused unless an operator allows the host)`);
   });
 
   it('gives up on a server that accepts the connection and says nothing', async () => {
@@ -461,7 +465,7 @@ describe('importGitRepository: failures a user can act on', () => {
       const { port } = silent.address() as AddressInfo;
       const started = performance.now();
       const error = await failureOf(
-        importGitRepository({ url: `http://127.0.0.1:${port}/docs.git`, ref: 'refs/heads/main', cacheDir, timeoutMs: 300 }),
+        importGitRepository({ url: `http://127.0.0.1:${port}/docs.git`, ref: 'refs/heads/main', cacheDir, timeoutMs: 300, allowedHosts: LOCAL_HOSTS }),
       );
       expect(error).toMatchObject({ code: 'unreachable_host', transient: true });
       expect(performance.now() - started).toBeLessThan(5000);
@@ -476,7 +480,7 @@ describe('importGitRepository: failures a user can act on', () => {
     await new Promise<void>((ready) => failing.listen(0, '127.0.0.1', ready));
     try {
       const { port } = failing.address() as AddressInfo;
-      const error = await failureOf(importGitRepository({ url: `http://127.0.0.1:${port}/docs.git`, ref: 'refs/heads/main', cacheDir }));
+      const error = await failureOf(importGitRepository({ url: `http://127.0.0.1:${port}/docs.git`, ref: 'refs/heads/main', cacheDir, allowedHosts: LOCAL_HOSTS }));
       expect(error).toMatchObject({ code: 'remote_error', transient: true, statusCode: 503 });
     } finally {
       await new Promise((closed) => failing.close(closed));
@@ -485,7 +489,7 @@ describe('importGitRepository: failures a user can act on', () => {
 
   it('refuses URLs that are not http(s)', async () => {
     for (const url of ['git@github.com:org/docs.git', 'ssh://git@host/docs.git', 'not a url']) {
-      expect(await failureOf(importGitRepository({ url, ref: 'refs/heads/main', cacheDir }))).toMatchObject({ code: 'invalid_url' });
+      expect(await failureOf(importGitRepository({ url, ref: 'refs/heads/main', cacheDir, allowedHosts: LOCAL_HOSTS }))).toMatchObject({ code: 'invalid_url' });
     }
   });
 

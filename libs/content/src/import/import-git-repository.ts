@@ -3,11 +3,11 @@ import * as fs from 'fs';
 import git from 'isomorphic-git';
 import { join } from 'path';
 import lockfile from 'proper-lockfile';
+import { gitHttpClient } from '@quire/content/git-http';
 import { GitSyncLayoutError, readGitSyncLayout, type ImportedLayout } from '@quire/content/gitsync';
 import { collectImportFiles, type ImportedAsset } from './collect-import-files';
 import { fetchRepository } from './fetch-repository';
 import { gitSourceTree } from './git-source-tree';
-import { httpClientWithTimeout } from './http-client';
 import { objectReadFs } from './object-read-fs';
 import { GitImportError } from './import.errors';
 import { parseRemoteUrl, scrubSecrets } from './remote-url';
@@ -32,6 +32,9 @@ export interface ImportGitRepositoryOptions {
   onProgress?: (progress: ImportProgress) => void;
   /** Longest silence accepted from the server, in ms; 30 s by default. */
   timeoutMs?: number;
+  /** Hosts that may be fetched from although their addresses are private (the operator's
+   * `QUIRE_GIT_ALLOWED_HOSTS`); every other private or reserved address is refused. */
+  allowedHosts: readonly string[];
 }
 
 export interface ImportProgress {
@@ -95,7 +98,7 @@ export async function importGitRepository(opts: ImportGitRepositoryOptions): Pro
 async function fetchAndRead(opts: ImportGitRepositoryOptions, gitdir: string): Promise<GitImportResult> {
   const secrets = [opts.auth?.password, ...(opts.secretQuery ?? []).map(([, value]) => value)];
   const { commit } = await fetchRepository({
-    http: httpClientWithTimeout(opts.timeoutMs ?? 30_000, opts.secretQuery),
+    http: gitHttpClient({ idleTimeoutMs: opts.timeoutMs ?? 30_000, allowedHosts: opts.allowedHosts, secretQuery: opts.secretQuery }),
     gitdir,
     url: opts.url,
     ref: opts.ref,

@@ -22,4 +22,11 @@ describe('loadConfig', () => {
   it('treats empty strings as unset', () => {
     expect(loadConfig({ DATABASE_URL: '' }).databaseUrl).toBeUndefined();
   });
+
+  it('allows no private git host unless QUIRE_GIT_ALLOWED_HOSTS names it', () => {
+    expect(loadConfig({}).gitAllowedHosts).toEqual([]);
+    expect(loadConfig({ QUIRE_GIT_ALLOWED_HOSTS: ' git.corp , 10.0.0.5:8080,[::1]:3000 ' }).gitAllowedHosts).toEqual(['git.corp', '10.0.0.5:8080', '[::1]:3000']);
+    expect(() => loadConfig({ QUIRE_GIT_ALLOWED_HOSTS: 'https://git.corp/' })).toThrow(/QUIRE_GIT_ALLOWED_HOSTS/);
+    expect(() => loadConfig({ QUIRE_GIT_ALLOWED_HOSTS: 'user@git.corp' })).toThrow(/QUIRE_GIT_ALLOWED_HOSTS/);
+  });
 });

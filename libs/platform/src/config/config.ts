@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseAllowedHost } from '../net/outbound-guard';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const url = (protocols: string[]) =>
@@ -11,6 +12,11 @@ const url = (protocols: string[]) =>
   }, `must be a URL with protocol ${protocols.join(' or ')}`);
 const optional = <T extends z.ZodTypeAny>(schema: T) =>
   z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+/** Comma-separated `host` or `host:port` entries. */
+const hostList = z
+  .string()
+  .transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean))
+  .refine((entries) => entries.every((entry) => parseAllowedHost(entry)), 'must be a comma-separated list of host names or IP addresses, each optionally with :port');
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
 /** Every environment variable Quire reads, with its default. README's configuration table mirrors it. */
@@ -33,6 +39,7 @@ const schema = z.object({
   QUIRE_ASK_MODEL_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   QUIRE_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   QUIRE_RATE_LIMIT: z.coerce.number().int().min(0).default(0),
+  QUIRE_GIT_ALLOWED_HOSTS: hostList.default([]),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_PRETTY: optional(bool),
 });
@@ -57,6 +64,8 @@ export interface QuireConfig {
   askModelTimeoutMs: number;
   commandTimeoutMs: number;
   rateLimitPerMinute: number;
+  /** Git hosts an operator allows although their addresses are private (git import and export). */
+  gitAllowedHosts: string[];
   logLevel: Env['LOG_LEVEL'];
   logPretty: boolean;
 }
@@ -95,6 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     askModelTimeoutMs: e.QUIRE_ASK_MODEL_TIMEOUT_MS,
     commandTimeoutMs: e.QUIRE_COMMAND_TIMEOUT_MS,
     rateLimitPerMinute: e.QUIRE_RATE_LIMIT,
+    gitAllowedHosts: e.QUIRE_GIT_ALLOWED_HOSTS,
     logLevel: e.LOG_LEVEL,
     logPretty: e.LOG_PRETTY ?? false,
     ...overrides,

@@ -1,0 +1,116 @@
+import type { GitHttpRequest, GitHttpResponse, HttpClient } from 'isomorphic-git';
+import nodeHttp from 'isomorphic-git/http/node';
+import { guardOutbound, RefusedAddressError, type OutboundPolicy } from '@quire/platform/net/outbound-guard';
+
+/** Raised when a connection or a response body stays silent for too long. */
+export class NetworkTimeoutError extends Error {
+  readonly code = 'ETIMEDOUT';
+  constructor(ms: number) {
+    super(`No answer from the server for ${ms} ms`);
+    this.name = 'NetworkTimeoutError';
+  }
+}
+
+/** Raised when a server keeps redirecting. */
+export class TooManyRedirectsError extends Error {
+  readonly code = 'TOO_MANY_REDIRECTS';
+  constructor() {
+    super('The server redirected too many times');
+    this.name = 'TooManyRedirectsError';
+  }
+}
+
+export interface GitHttpClientOptions {
+  /** Longest silence accepted from the server, in ms: connecting, waiting for headers, and
+   * between two chunks of a body. */
+  idleTimeoutMs: number;
+  /** Hosts an operator allows although they are private (`QUIRE_GIT_ALLOWED_HOSTS`). */
+  allowedHosts: readonly string[];
+  /** Token query parameters (`?private_token=`), sent on every request to the remote's host. */
+  secretQuery?: Array<[string, string]>;
+  /** Which addresses are refused; every reserved one unless a test says otherwise. */
+  isReserved?: OutboundPolicy['isReserved'];
+}
+
+const MAX_REDIRECTS = 5;
+
+/**
+ * The HTTP client of every git operation on a remote a user names (import, export): isomorphic-git's
+ * node client behind the outbound guard, with an idle timeout.
+ *
+ * - The guard (`@quire/platform/net/outbound-guard`) refuses private, loopback, link-local and
+ *   reserved addresses unless the host is allowed, on the address actually connected to. Redirects
+ *   are followed here, one request at a time, so that every hop is checked the same way (the
+ *   underlying client would follow them unchecked). A refusal is a RefusedAddressError.
+ * - Without an idle timeout, a host that accepts the connection and then says nothing holds a
+ *   job forever. The socket timeout covers connecting and waiting for headers; the body is read
+ *   with the same limit per chunk, since a response stream cut off mid-way never ends for the
+ *   client's reader.
+ */
+export function gitHttpClient(opts: GitHttpClientOptions): HttpClient {
+  const policy: OutboundPolicy = { allowedHosts: opts.allowedHosts, isReserved: opts.isReserved };
+  return {
+    async request(request: GitHttpRequest): Promise<GitHttpResponse> {
+      const origin = new URL(request.url);
+      let url = origin;
+      let headers = request.headers ?? {};
+      for (let redirects = 0; ; redirects++) {
+        if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new RefusedAddressError(url.host);
+        const guard = guardOutbound(url, policy);
+        // Secrets go only to the host the user gave them for.
+        const sameHost = url.host === origin.host;
+        const target = sameHost && opts.secretQuery?.length ? withQuery(url, opts.secretQuery) : url.toString();
+        const response = await nodeHttp.request({
+          ...request,
+          url: target,
+          headers,
+          fetchOptions: { ...request.fetchOptions, ...guard, timeout: opts.idleTimeoutMs, followRedirects: false },
+        });
+        const location = response.headers?.location;
+        if (response.statusCode < 300 || response.statusCode >= 400 || !location) {
+          return response.body ? { ...response, body: withIdleTimeout(response.body, opts.idleTimeoutMs) } : response;
+        }
+        await response.body?.return?.();
+        if (redirects >= MAX_REDIRECTS) throw new TooManyRedirectsError();
+        // A body isomorphic-git sends (upload-pack, receive-pack) is an array of buffers, so the
+        // same request can go to the new address; anything else could not be sent twice.
+        if (request.body && !Array.isArray(request.body)) return response;
+        url = new URL(location, url);
+        if (url.host !== origin.host) headers = withoutAuthorization(headers);
+      }
+    },
+  };
+}
+
+/** Token query parameters go on every request: isomorphic-git appends `/info/refs?service=...`
+ * to the URL it is given, so they cannot stay in that URL. */
+function withQuery(url: URL, params: Array<[string, string]>): string {
+  const parsed = new URL(url);
+  for (const [name, value] of params) parsed.searchParams.append(name, value);
+  return parsed.toString();
+}
+
+function withoutAuthorization(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'authorization'));
+}
+
+async function* withIdleTimeout(body: AsyncIterableIterator<Uint8Array>, ms: number): AsyncIterableIterator<Uint8Array> {
+  const iterator = body[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new NetworkTimeoutError(ms)), ms);
+      });
+      try {
+        const next = await Promise.race([iterator.next(), timeout]);
+        if (next.done) return;
+        yield next.value;
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+  } finally {
+    await iterator.return?.();
+  }
+}

@@ -1,0 +1,1 @@
+export { gitHttpClient, NetworkTimeoutError, TooManyRedirectsError, type GitHttpClientOptions } from './git-http-client';
