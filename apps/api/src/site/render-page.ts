@@ -25,8 +25,11 @@ ${page.description ? html`<p class="description">${page.description}</p>` : ''}
 </article>${renderOutline(outline)}`;
 }
 
+/** The outline lists the first this many headings: past that it is no help to a reader, only cost. */
+export const MAX_OUTLINE_ENTRIES = 100;
+
 function renderOutline(outline: OutlineEntry[]): SafeHtml {
-  const entries = outline.filter((o) => o.level <= 2);
+  const entries = outline.filter((o) => o.level <= 2).slice(0, MAX_OUTLINE_ENTRIES);
   if (entries.length < 2) return html``;
   return html`<aside class="outline" aria-label="On this page"><h2>On this page</h2><ul>${entries.map(
     (o) => html`<li class="level-${o.level}"><a href="#${o.id}">${o.title}</a></li>`,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'crypto';
 import { FastifyReply, FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import { SearchQueries } from '@quire/search';
 import { html } from './html';
 import { renderLayout } from './layout';
@@ -22,6 +23,9 @@ const PAGE_CSP = `default-src 'none'; img-src 'self' https: http: data:; style-s
 const FILE_CSP = `default-src 'none'; style-src 'unsafe-inline'; sandbox`;
 const INLINE_TYPES = /^(image\/(png|jpeg|gif|webp|avif|bmp|x-icon|vnd\.microsoft\.icon|svg\+xml)|application\/pdf|video\/[\w.+-]+|audio\/[\w.+-]+|text\/plain)$/;
 const MAX_QUERY = 512;
+/** Rendered pages kept for repeat views, by characters of HTML (about twice as many bytes). */
+const RENDERED_CACHE_CHARS = 32 * 1024 * 1024;
+const RENDERED_ENTRY_MAX_CHARS = 4 * 1024 * 1024;
 
 type Reply = FastifyReply;
 
@@ -35,6 +39,17 @@ type Reply = FastifyReply;
  */
 @Injectable()
 export class SitePages {
+  /**
+   * Pages as rendered, by space, ETag and page: what a page shows is fixed by its revision and
+   * the settings in its ETag, so a repeat view (the common case of an anonymous reader) costs a
+   * lookup instead of a render. Bounded in memory; a page too large for it is rendered each time.
+   */
+  private readonly rendered = new LRUCache<string, string>({
+    maxSize: RENDERED_CACHE_CHARS,
+    maxEntrySize: RENDERED_ENTRY_MAX_CHARS,
+    sizeCalculation: (page) => Math.max(1, page.length),
+  });
+
   constructor(
     private readonly sites: PublishedSites,
     private readonly search: SearchQueries,
@@ -99,6 +114,10 @@ export class SitePages {
     }
     reply.header('etag', site.etag).header('cache-control', `${site.visibility === 'share-link' ? 'private' : 'public'}, max-age=0, must-revalidate`);
     if (notModified(req, site.etag)) return reply.status(304).send();
+    const headers: Record<string, string> = site.visibility !== 'public' ? { 'x-robots-tag': 'noindex' } : {};
+    const key = `${site.space.id}\u0000${site.etag}\u0000${node.id}`;
+    const cached = this.rendered.get(key);
+    if (cached !== undefined) return sendHtml(reply, 200, cached, headers);
     const document = await this.sites.document(site, node.path);
     const page = renderLayout({
       site: this.siteHeader(site),
@@ -110,7 +129,8 @@ export class SitePages {
       main: renderPage(site.index, site.urls, node, document),
       language: site.space.language,
     });
-    return sendHtml(reply, 200, page, site.visibility !== 'public' ? { 'x-robots-tag': 'noindex' } : {});
+    this.rendered.set(key, page);
+    return sendHtml(reply, 200, page, headers);
   }
 
   /** An address that names no published space at all. */

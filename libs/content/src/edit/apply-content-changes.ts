@@ -3,6 +3,7 @@ import { firstSheet } from '../gitsync/first-sheet';
 import { slugFromFileName, slugify } from '../gitsync/slugify';
 import type { JSONDocument } from '../markdown';
 import { documentToMarkdown } from '../markdown/document-to-markdown';
+import { assertWithinPageLimits, type PageLimits } from './page-limits';
 import { markdownToDocument } from '../markdown/markdown-to-document';
 import { clonePages, cloneEditable, containsPage, EditablePage, EditableRevision, locatePage, walkEditable } from './editable-revision';
 import { applyMetadata, joinPageText, leadingHeading, PageMetadataInput, splitPageText, withHeading } from './page-text';
@@ -57,6 +58,8 @@ export interface ApplyContext {
   text(page: EditablePage): Promise<string>;
   /** The revision named by `revision_page.revision`, or the change request's base when absent; undefined when unknown. */
   revertSource(revision?: string): Promise<RevertSource | undefined>;
+  /** What a page written by the batch may hold. */
+  limits: PageLimits;
 }
 
 export interface AppliedChanges {
@@ -111,6 +114,7 @@ export async function applyContentChanges(target: EditableRevision, changes: rea
         if (change.ref !== undefined) claimRef(change.ref, where);
         const siblings = change.into === undefined ? revision.pages : childrenOf(revision.pages, change.into, where);
         const { text, title } = composeText(change.document, change, {}, undefined, where);
+        assertWithinPageLimits(text, ctx.limits, where);
         let slug: string;
         if (change.slug !== undefined) {
           slug = validSlug(change.slug, where);
@@ -138,6 +142,7 @@ export async function applyContentChanges(target: EditableRevision, changes: rea
           const updated = change.document !== undefined
             ? composeText(change.document, change, splitPageText(current).frontMatter, page.title, where)
             : retitle(current, change, page.title);
+          if (change.document !== undefined) assertWithinPageLimits(updated.text, ctx.limits, where);
           if (updated.text !== current) {
             page.markdown = updated.text;
             delete page.blob;

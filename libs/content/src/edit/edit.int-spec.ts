@@ -39,12 +39,14 @@ describe('content edits and page-level merges (real git store)', () => {
   const tree = (e: RevisionCreated) => ({ revision: e.data.revision, pages: e.data.pages, files: e.data.files });
   const byTitle = (pages: RevisionPageNode[]) => Object.fromEntries([...walkPages(pages)].map(({ page }) => [page.title, page]));
   const load = (spaceId: string, e: RevisionCreated) => loadEditableRevision(store, spaceId, tree(e));
+  const limits = { maxBytes: 1_000_000, maxBlocks: 10_000 };
   async function edit(spaceId: string, from: RevisionCreated, changes: ContentChange[]) {
     return writeContentChanges({
       store,
       revision: await load(spaceId, from),
       changes,
       revertSource: async () => ({ pages: (await load(spaceId, from)).pages, text: (p) => pageText(store, spaceId, p) }),
+      limits,
       parents: [from.data.revision],
       author,
       now: new Date(1000),
@@ -133,6 +135,7 @@ describe('content edits and page-level merges (real git store)', () => {
       revision: await load('s3', edited),
       changes: [{ operation: 'revert_page', page: ids.FAQ.id }, { operation: 'revert_page', page: ids.Install.id }],
       revertSource: async () => ({ pages: (await load('s3', first)).pages, text: (p) => pageText(store, 's3', p) }),
+      limits,
       parents: [edited.data.revision],
       author,
       now: new Date(2000),

@@ -21,6 +21,7 @@ export {
   type RevisionTree,
 } from './editable-revision';
 export { mergeRevisions, type MergedRevision, type MergeRevisionsOptions, type RevisionMergeConflict, type RevisionMergeConflictKind } from './merge-revisions';
+export { assertWithinPageLimits, type PageLimits } from './page-limits';
 export type { PageMetadataInput } from './page-text';
 export { resolveLinks } from './resolve-links';
 export { writeContentChanges, type WriteContentChangesOptions, type WrittenContentChanges } from './write-content-changes';

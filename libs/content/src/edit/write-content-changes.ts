@@ -11,6 +11,7 @@ export interface WriteContentChangesOptions {
   revision: EditableRevision;
   changes: readonly ContentChange[];
   revertSource: ApplyContext['revertSource'];
+  limits: ApplyContext['limits'];
   parents: string[];
   /** `edits` unless said (a restore is a `rollback`), with its own commit message. */
   kind?: RevisionKind;
@@ -39,6 +40,7 @@ export async function writeContentChanges(opts: WriteContentChangesOptions): Pro
     newId: opts.newId,
     text: (page) => pageText(store, opts.revision.spaceId, page),
     revertSource: opts.revertSource,
+    limits: opts.limits,
   });
   const fileById = new Map([...applied.revision.fileIds].map(([path, id]) => [id, path]));
   const event = await commitEditedRevision({

@@ -40,6 +40,8 @@ const schema = z.object({
   QUIRE_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   QUIRE_RATE_LIMIT: z.coerce.number().int().min(0).default(0),
   QUIRE_GIT_ALLOWED_HOSTS: hostList.default([]),
+  QUIRE_PAGE_MAX_BYTES: z.coerce.number().int().min(1024).default(1_000_000),
+  QUIRE_PAGE_MAX_BLOCKS: z.coerce.number().int().min(10).default(10_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_PRETTY: optional(bool),
 });
@@ -66,6 +68,8 @@ export interface QuireConfig {
   rateLimitPerMinute: number;
   /** Git hosts an operator allows although their addresses are private (git import and export). */
   gitAllowedHosts: string[];
+  /** What one page written through the API may hold (markdown bytes, blocks at every depth). */
+  pageLimits: { maxBytes: number; maxBlocks: number };
   logLevel: Env['LOG_LEVEL'];
   logPretty: boolean;
 }
@@ -105,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     commandTimeoutMs: e.QUIRE_COMMAND_TIMEOUT_MS,
     rateLimitPerMinute: e.QUIRE_RATE_LIMIT,
     gitAllowedHosts: e.QUIRE_GIT_ALLOWED_HOSTS,
+    pageLimits: { maxBytes: e.QUIRE_PAGE_MAX_BYTES, maxBlocks: e.QUIRE_PAGE_MAX_BLOCKS },
     logLevel: e.LOG_LEVEL,
     logPretty: e.LOG_PRETTY ?? false,
     ...overrides,

@@ -1,3 +1,4 @@
+import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import {
   changeRequestAggregate,
@@ -17,6 +18,7 @@ import {
 import { commitAuthor, loadEditableRevision, pageText, RevisionTree, writeContentChanges } from '@quire/content/edit';
 import { ContentStore } from '@quire/content/store';
 import { CommandExecutor } from '@quire/projections/command-executor';
+import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
 import { newId } from '@quire/platform/ids/ids';
 import { ChangeRequestJobs } from '../change-request-jobs';
 import { UpdateChangeRequestContentCommand } from './update-change-request-content.command';
@@ -32,6 +34,7 @@ export class UpdateChangeRequestContentHandler implements ICommandHandler<Update
     private readonly executor: CommandExecutor,
     private readonly content: ContentStore,
     private readonly jobs: ChangeRequestJobs,
+    @Inject(QUIRE_CONFIG) private readonly config: QuireConfig,
   ) {}
 
   execute(command: UpdateChangeRequestContentCommand) {
@@ -65,6 +68,7 @@ export class UpdateChangeRequestContentHandler implements ICommandHandler<Update
             const loaded = await loadEditableRevision(this.content, spaceId, source);
             return { pages: loaded.pages, text: (page) => pageText(this.content, spaceId, page) };
           },
+          limits: this.config.pageLimits,
           parents: [head.revision],
           changeRequestId,
           createdBy: actorId,
