@@ -14,14 +14,12 @@ import { firstDocument } from './site-index';
 import { SITE_SCRIPT_HASH } from './site-script';
 import { SITE_STYLE } from './site-style';
 import { encodePagePath } from './site-urls';
+import { fileBytesHeaders } from '../http/file-bytes';
 import { SHARE_PARAM } from '../spaces/share-links';
 
 const STYLE_HASH = `sha256-${createHash('sha256').update(SITE_STYLE).digest('base64')}`;
 /** Only the site's own script and stylesheet run; content cannot add either. */
 const PAGE_CSP = `default-src 'none'; img-src 'self' https: http: data:; style-src '${STYLE_HASH}'; script-src '${SITE_SCRIPT_HASH}'; connect-src 'self'; form-action 'self'; base-uri 'none'`;
-/** Files are served as inert documents: an SVG or HTML file cannot run anything on the site's origin. */
-const FILE_CSP = `default-src 'none'; style-src 'unsafe-inline'; sandbox`;
-const INLINE_TYPES = /^(image\/(png|jpeg|gif|webp|avif|bmp|x-icon|vnd\.microsoft\.icon|svg\+xml)|application\/pdf|video\/[\w.+-]+|audio\/[\w.+-]+|text\/plain)$/;
 const MAX_QUERY = 512;
 /** Rendered pages kept for repeat views, by characters of HTML (about twice as many bytes). */
 const RENDERED_CACHE_CHARS = 32 * 1024 * 1024;
@@ -64,15 +62,10 @@ export class SitePages {
     // A URL naming the current content (`?v=`) never changes meaning; a bare one is revalidated.
     const scope = site.visibility === 'share-link' ? 'private' : 'public';
     const cache = typeof version === 'string' && version.length >= 7 && file.blob.startsWith(version) ? `${scope}, max-age=31536000, immutable` : `${scope}, max-age=300`;
-    reply.header('etag', etag).header('cache-control', cache).header('content-security-policy', FILE_CSP).header('x-content-type-options', 'nosniff');
+    reply.header('etag', etag).header('cache-control', cache).headers(fileBytesHeaders(file));
     if (notModified(req, etag)) return reply.status(304).send();
-    const inline = INLINE_TYPES.test(file.contentType);
     const bytes = await this.sites.readFile(site, file.blob);
-    return reply
-      .status(200)
-      .header('content-type', inline ? file.contentType : 'application/octet-stream')
-      .header('content-disposition', `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(file.name)}`)
-      .send(Buffer.from(bytes));
+    return reply.status(200).send(Buffer.from(bytes));
   }
 
   async searchPage(address: SiteAddress, spaceId: string, q: unknown, req: FastifyRequest, reply: Reply) {
