@@ -69,6 +69,42 @@ export function presentSpace(config: QuireConfig, row: SpaceRow, role: Role | nu
   };
 }
 
+/**
+ * What anyone may learn of a published space they have no role on (a public, unlisted or
+ * share-link space found by its published URL): what its site shows. GitBook's Space requires
+ * the organization, the counts, the merge rules and the default level; they are given neutral
+ * values (empty, zero, inherit) rather than the space's own, which are its members' business.
+ */
+export function presentPublishedSpace(config: QuireConfig, row: SpaceRow) {
+  const visibility = spaceVisibility(row);
+  return {
+    object: 'space' as const,
+    id: row.id,
+    title: row.title,
+    emoji: row.emoji ?? '',
+    visibility,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+    urls: {
+      location: `${config.publicUrl}/v1/spaces/${row.id}`,
+      app: `${config.appUrl}/s/${row.id}`,
+      ...publishedUrls(config, row, visibility),
+      ...(visibility === 'public' ? { public: publishedSpaceUrl(config, row) } : {}),
+      ...(row.icon ? { icon: row.icon } : {}),
+    },
+    organization: '',
+    ...(row.language ? { language: row.language } : {}),
+    revision: row.revision,
+    defaultLevel: 'inherit' as const,
+    mergeRules: { type: 'inherit' as const },
+    comments: 0,
+    changeRequests: 0,
+    changeRequestsOpen: 0,
+    changeRequestsDraft: 0,
+    permissions: spacePermissions('read', row.edit_mode),
+  };
+}
+
 /** `urls.published`; a share-link space's is its share link, and absent while it has no key. */
 function publishedUrls(config: QuireConfig, row: SpaceRow, visibility: string): { published?: string } {
   if (visibility !== 'share-link') return { published: publishedSpaceUrl(config, row) };

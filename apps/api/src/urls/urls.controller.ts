@@ -13,7 +13,7 @@ import { Caller, CurrentCaller } from '../http/auth';
 import { entityId, parseInput } from '../http/validation';
 import { AccessService } from '../permissions/access.service';
 import { opensShareLink } from '../spaces/share-links';
-import { presentSpace, spaceVisibility } from '../spaces/spaces.presenter';
+import { presentPublishedSpace, presentSpace, spaceVisibility } from '../spaces/spaces.presenter';
 import { ContentUrlTarget, parseContentUrl } from './parse-content-url';
 
 /** The page as in a revision tree: no body (getContentByUrl takes no format). */
@@ -75,7 +75,8 @@ export class UrlsController {
       (['public', 'unlisted'].includes(spaceVisibility(space)) || opensShareLink(this.config, space, target.shareKey));
     const role: Role | null = own ?? (published ? 'read' : null);
     if (!role || space.deleted_at) throw nothingHere();
-    const result: Record<string, unknown> = { space: presentSpace(this.config, space, role) };
+    // Someone without a role learns what the published site shows, no more.
+    const result: Record<string, unknown> = { space: own ? presentSpace(this.config, space, own) : presentPublishedSpace(this.config, space) };
     let revision = space.revision;
     if (target.changeRequest !== undefined) {
       const changeRequest = entityId.safeParse(target.changeRequest).success ? await this.changeRequests.byIdOrNumber(space.id, target.changeRequest) : undefined;
