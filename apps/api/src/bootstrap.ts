@@ -6,6 +6,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { randomUUID } from 'crypto';
 import type Redis from 'ioredis';
 import rateLimit from '@fastify/rate-limit';
+import { limitFailedAuthentication } from '@quire/platform/http/auth-failure-limit';
 import { frameworkErrors, jsonBodyParser, rateLimitOptions, refuseNulInUrl } from '@quire/platform/http/fastify-plumbing';
 import { QuireConfig } from '@quire/platform/config/config';
 import { PinoNestLogger } from '@quire/platform/logging/logger';
@@ -32,6 +33,8 @@ export async function startApi(
   const runtime = await Runtime.start(config, opts);
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT,
+    // The client's address (limits are per address) and scheme, as the operator's proxy says.
+    trustProxy: config.trustProxy,
     genReqId: (req: { headers: Record<string, unknown> }) => (req.headers['x-request-id'] as string) || randomUUID(),
     requestIdHeader: false,
     // Requests that arrive while closing get GitBook's error body from the onRequest hook below.
@@ -70,7 +73,10 @@ export async function startApi(
   fastify.addHook('onRequest', refuseNulInUrl);
   // Before init, so Nest keeps this parser instead of registering its own.
   app.useBodyParser('application/json', { bodyLimit: BODY_LIMIT }, jsonBodyParser(fastify));
-  const limiterRedis = config.rateLimitPerMinute > 0 ? await rateLimitRedis(runtime) : undefined;
+  const limiterRedis = config.rateLimitPerMinute > 0 || config.authFailureLimitPerMinute > 0 ? await rateLimitRedis(runtime) : undefined;
+  if (config.authFailureLimitPerMinute > 0) {
+    limitFailedAuthentication(fastify, { maxFailures: config.authFailureLimitPerMinute, redis: limiterRedis?.redis, keyPrefix: `${config.queuePrefix}:auth-failures` });
+  }
   if (config.rateLimitPerMinute > 0) {
     await app.register(
       rateLimit as any,

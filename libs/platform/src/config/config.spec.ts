@@ -29,4 +29,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ QUIRE_GIT_ALLOWED_HOSTS: 'https://git.corp/' })).toThrow(/QUIRE_GIT_ALLOWED_HOSTS/);
     expect(() => loadConfig({ QUIRE_GIT_ALLOWED_HOSTS: 'user@git.corp' })).toThrow(/QUIRE_GIT_ALLOWED_HOSTS/);
   });
+
+  it('limits failed authentication by default, and reads which proxies to trust', () => {
+    expect(loadConfig({})).toMatchObject({ authFailureLimitPerMinute: 20, rateLimitPerMinute: 0, trustProxy: false });
+    expect(loadConfig({ QUIRE_AUTH_FAILURE_LIMIT: '0' }).authFailureLimitPerMinute).toBe(0);
+    expect(loadConfig({ QUIRE_TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ QUIRE_TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ QUIRE_TRUST_PROXY: '10.0.0.0/8, loopback' }).trustProxy).toEqual(['10.0.0.0/8', 'loopback']);
+    expect(() => loadConfig({ QUIRE_TRUST_PROXY: 'proxy.example.com' })).toThrow(/QUIRE_TRUST_PROXY/);
+    expect(() => loadConfig({ QUIRE_AUTH_FAILURE_LIMIT: '-1' })).toThrow(/QUIRE_AUTH_FAILURE_LIMIT/);
+  });
 });

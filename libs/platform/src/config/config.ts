@@ -1,3 +1,4 @@
+import { isIP } from 'net';
 import { z } from 'zod';
 import { parseAllowedHost } from '../net/outbound-guard';
 
@@ -17,6 +18,19 @@ const hostList = z
   .string()
   .transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean))
   .refine((entries) => entries.every((entry) => parseAllowedHost(entry)), 'must be a comma-separated list of host names or IP addresses, each optionally with :port');
+/** Fastify's trustProxy: `true`, a number of proxy hops, or proxy addresses (CIDR ranges and proxy-addr's names allowed). */
+const trustProxy = z.string().transform((value, ctx) => {
+  const text = value.trim();
+  if (text === 'true' || text === 'false') return text === 'true';
+  if (/^\d+$/.test(text)) return Number(text);
+  const entries = text.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const valid = (entry: string) => ['loopback', 'linklocal', 'uniquelocal'].includes(entry) || isIP(entry.replace(/\/\d+$/, '')) !== 0;
+  if (!entries.length || !entries.every(valid)) {
+    ctx.addIssue({ code: 'custom', message: 'must be true, false, a number of proxy hops, or a comma-separated list of proxy addresses or CIDR ranges' });
+    return z.NEVER;
+  }
+  return entries;
+});
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
 /** Every environment variable Quire reads, with its default. README's configuration table mirrors it. */
@@ -39,6 +53,8 @@ const schema = z.object({
   QUIRE_ASK_MODEL_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   QUIRE_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   QUIRE_RATE_LIMIT: z.coerce.number().int().min(0).default(0),
+  QUIRE_AUTH_FAILURE_LIMIT: z.coerce.number().int().min(0).default(20),
+  QUIRE_TRUST_PROXY: optional(trustProxy),
   QUIRE_GIT_ALLOWED_HOSTS: hostList.default([]),
   QUIRE_PAGE_MAX_BYTES: z.coerce.number().int().min(1024).default(1_000_000),
   QUIRE_PAGE_MAX_BLOCKS: z.coerce.number().int().min(10).default(10_000),
@@ -66,6 +82,10 @@ export interface QuireConfig {
   askModelTimeoutMs: number;
   commandTimeoutMs: number;
   rateLimitPerMinute: number;
+  /** Failed authentications per minute per client address before it gets 429s; 0 turns it off. */
+  authFailureLimitPerMinute: number;
+  /** Which proxies' X-Forwarded-For / -Proto to believe, so that limits count per client, not per proxy. */
+  trustProxy: boolean | number | string[];
   /** Git hosts an operator allows although their addresses are private (git import and export). */
   gitAllowedHosts: string[];
   /** What one page written through the API may hold (markdown bytes, blocks at every depth). */
@@ -108,6 +128,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     askModelTimeoutMs: e.QUIRE_ASK_MODEL_TIMEOUT_MS,
     commandTimeoutMs: e.QUIRE_COMMAND_TIMEOUT_MS,
     rateLimitPerMinute: e.QUIRE_RATE_LIMIT,
+    authFailureLimitPerMinute: e.QUIRE_AUTH_FAILURE_LIMIT,
+    trustProxy: e.QUIRE_TRUST_PROXY ?? false,
     gitAllowedHosts: e.QUIRE_GIT_ALLOWED_HOSTS,
     pageLimits: { maxBytes: e.QUIRE_PAGE_MAX_BYTES, maxBlocks: e.QUIRE_PAGE_MAX_BLOCKS },
     logLevel: e.LOG_LEVEL,
