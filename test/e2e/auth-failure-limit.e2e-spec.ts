@@ -11,7 +11,7 @@ describe('failed authentication limit (e2e, default configuration)', () => {
     await q?.close();
   });
 
-  it('answers 429 with Retry-After to an address past 20 failed authentications, whatever it sends; health checks still answer', async () => {
+  it('answers 429 with Retry-After to an address past 20 failed authentications, whatever credentials it sends', async () => {
     expect(q.config.rateLimitPerMinute).toBe(0);
     const user = await q.createUser('Victim');
     // Requests without credentials are not guesses.
@@ -24,6 +24,8 @@ describe('failed authentication limit (e2e, default configuration)', () => {
     expect(Number(guess.headers.get('retry-after'))).toBeGreaterThan(0);
     // Refused before the token is looked at: a right guess looks no different.
     expect((await q.http('GET', '/v1/user', { token: user.token })).status).toBe(429);
+    // What needs no credentials is not refused: health checks, the published site, a 401 saying to authenticate.
     expect((await fetch(`${q.url}/health/live`)).status).toBe(200);
+    expect((await q.http('GET', '/v1/user')).status).toBe(401);
   });
 });

@@ -37,6 +37,8 @@ describe('limitFailedAuthentication', () => {
       expect(refused.statusCode).toBe(429);
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
       expect(refused.json()).toEqual({ error: { code: 429, message: expect.stringMatching(/^Too many failed authentications from this address; retry in \d+ s$/) } });
+      // A request without credentials is no guess: answered as ever.
+      expect((await get(app)).statusCode).toBe(401);
     }
   });
 

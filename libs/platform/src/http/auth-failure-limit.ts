@@ -3,9 +3,6 @@ import type Redis from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract, type RateLimiterRes } from 'rate-limiter-flexible';
 import { gitbookError } from './fastify-plumbing';
 
-/** Health checks answer whatever an address did: a load balancer must not take a refused address's word for the service's health. */
-const NEVER_REFUSED = /^\/health(\/|$|\?)/;
-
 export interface AuthFailureLimitOptions {
   /** Failed authentications an address may have in a window before it is refused. */
   maxFailures: number;
@@ -22,8 +19,10 @@ export interface AuthFailureLimitOptions {
  * says: tokens are long and found by hash, but nobody should get to guess at leisure. A failure
  * is an answer 401 to a request that presented credentials (an Authorization header: a Bearer
  * token, or the Basic login of the queues dashboard); a request without any is not a guess.
- * Past `maxFailures` in the window, every request from that address is answered 429 with
- * Retry-After until the window ends. The counts live in Redis like the rate limiter's windows,
+ * Past `maxFailures` in the window, every request from that address that presents credentials is
+ * answered 429 with Retry-After until the window ends, before they are looked at (so a right
+ * guess looks like a wrong one). Requests without credentials (the published site, health
+ * checks) are neither counted nor refused, and cost no Redis round trip. The counts live in Redis like the rate limiter's windows,
  * and the same way a Redis that cannot answer lets requests through: the limit protects the
  * service, it must never be what takes it down. Behind a proxy, the address is the client's only
  * when the proxy is trusted (QUIRE_TRUST_PROXY); otherwise every client shares the proxy's.
@@ -35,7 +34,7 @@ export function limitFailedAuthentication(fastify: FastifyInstance, opts: AuthFa
     : new RateLimiterMemory({ keyPrefix: opts.keyPrefix, points: opts.maxFailures, duration });
 
   fastify.addHook('onRequest', async (req, reply) => {
-    if (NEVER_REFUSED.test(req.url)) return;
+    if (req.headers.authorization === undefined) return;
     const failures: RateLimiterRes | null = await limiter.get(req.ip).catch(() => null);
     if (!failures || failures.consumedPoints < opts.maxFailures) return;
     const seconds = Math.max(1, Math.ceil(failures.msBeforeNext / 1000));
