@@ -71,6 +71,7 @@ export class ExportSpaceToGit {
       cacheDir: join(this.config.dataDir, 'git-cache'),
       repoCacheId: request.repoCacheID,
       projectDirectory: request.repoProjectDirectory,
+      allowedHosts: this.config.gitAllowedHosts,
       spaceGitdir: this.content.repositoryPath(spaceId),
       files,
       plan: async (remoteCommit) => {

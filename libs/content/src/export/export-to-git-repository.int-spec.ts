@@ -20,6 +20,8 @@ import { GitExportError } from './export.errors';
 import { exportToGitRepository, type ExportToGitRepositoryOptions } from './export-to-git-repository';
 
 const execFileAsync = promisify(execFile);
+/** The local git server is a private address: allowed as an operator allows an intranet host. */
+const LOCAL_HOSTS = ['127.0.0.1'];
 const FIXTURES = process.env.QUIRE_FIXTURES_DIR ?? '/work/shared/fixtures';
 const SPACE = 'space1';
 const AUTHOR = { name: 'Ada Lovelace', email: 'ada@example.com' };
@@ -61,7 +63,7 @@ async function lsTree(gitdir: string, rev: string, prefix = ''): Promise<string[
 
 /** Imports a branch into the space as its import would (a revision of the imported files). */
 async function importRevision(name: string, branch: string, parents: string[] = []): Promise<{ revision: string; commit: string }> {
-  const result = await importGitRepository({ url: `${server.url}/${name}.git`, ref: `refs/heads/${branch}`, cacheDir: join(scratch, 'cache') });
+  const result = await importGitRepository({ url: `${server.url}/${name}.git`, ref: `refs/heads/${branch}`, cacheDir: join(scratch, 'cache'), allowedHosts: LOCAL_HOSTS });
   const revision = await store.writeRevision({
     spaceId: SPACE,
     parents,
@@ -94,6 +96,7 @@ async function exportRevision(revision: string, opts: { repo: string; ref?: stri
     ref,
     auth: opts.auth,
     cacheDir: join(scratch, 'cache'),
+    allowedHosts: LOCAL_HOSTS,
     projectDirectory: opts.projectDirectory,
     spaceGitdir: store.repositoryPath(SPACE),
     files: await store.readRevisionFiles(SPACE, revision),
@@ -217,6 +220,7 @@ describe('exportToGitRepository', () => {
       url: 'http://127.0.0.1:1/nothing.git',
       ref: 'refs/heads/main',
       cacheDir: join(scratch, 'cache'),
+      allowedHosts: LOCAL_HOSTS,
       spaceGitdir: store.repositoryPath(SPACE),
       files: [],
       plan: async () => ({ plan: { kind: 'create-branch' } }),
@@ -226,5 +230,24 @@ describe('exportToGitRepository', () => {
       timestamp: new Date(),
     });
     await expect(offline).rejects.toMatchObject({ code: 'unreachable_host', transient: true });
+  });
+
+  it('refuses a private address the operator did not allow, before any connection, and for good', async () => {
+    const requestsBefore = server.requests;
+    const refused = exportToGitRepository({
+      url: `${server.url}/anything.git`,
+      ref: 'refs/heads/main',
+      cacheDir: join(scratch, 'cache'),
+      allowedHosts: [],
+      spaceGitdir: store.repositoryPath(SPACE),
+      files: [],
+      plan: async () => ({ plan: { kind: 'create-branch' } }),
+      commitMessage: 'x',
+      author: AUTHOR,
+      committer: QUIRE,
+      timestamp: new Date(),
+    });
+    await expect(refused).rejects.toMatchObject({ code: 'unreachable_host', transient: false, message: expect.stringMatching(/is not allowed/) });
+    expect(server.requests).toBe(requestsBefore);
   });
 });

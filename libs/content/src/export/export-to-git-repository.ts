@@ -6,7 +6,7 @@ import { parseSummary } from '../gitsync/parse-summary';
 import { toDirPrefix } from '../gitsync/repo-path';
 import type { SourceTree } from '../gitsync/source-tree';
 import { fetchRepository } from '../import/fetch-repository';
-import { httpClientWithTimeout } from '../import/http-client';
+import { gitHttpClient } from '../git-http';
 import { cacheRepositoryPath, withCacheLock } from '../import/import-git-repository';
 import { serializeCommit, writeObject } from '../store/git-objects';
 import type { RevisionFile } from '../store/read-revision-files';
@@ -40,6 +40,9 @@ export interface ExportToGitRepositoryOptions {
   timestamp: Date;
   /** Longest silence accepted from the server, in ms; 30 s by default. */
   timeoutMs?: number;
+  /** Hosts that may be pushed to although their addresses are private (the operator's
+   * `QUIRE_GIT_ALLOWED_HOSTS`); every other private or reserved address is refused. */
+  allowedHosts: readonly string[];
 }
 
 export type ExportToGitRepositoryResult =
@@ -63,7 +66,7 @@ const NO_COMMIT = '0'.repeat(40);
 export async function exportToGitRepository(opts: ExportToGitRepositoryOptions): Promise<ExportToGitRepositoryResult> {
   const gitdir = cacheRepositoryPath(opts.cacheDir, opts.url, opts.repoCacheId);
   await fs.promises.mkdir(opts.cacheDir, { recursive: true });
-  const http = httpClientWithTimeout(opts.timeoutMs ?? 30_000, opts.secretQuery);
+  const http = gitHttpClient({ idleTimeoutMs: opts.timeoutMs ?? 30_000, allowedHosts: opts.allowedHosts, secretQuery: opts.secretQuery });
   const onAuth = opts.auth ? () => ({ ...opts.auth }) : undefined;
   const secrets = (opts.secretQuery ?? []).map(([, value]) => value);
   const remoteFailure = (error: unknown) => classifyPushError(error, { url: opts.url, ref: opts.ref, auth: opts.auth, secrets });

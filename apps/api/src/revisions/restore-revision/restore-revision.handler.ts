@@ -3,6 +3,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { decideRestoreRevision, findPage, notFound, RevisionCreated, SpaceEvent, spaceAggregate, spaceForChangeRequestsAggregate, spaceStream } from '@quire/domain';
 import { loadEditableRevision, pageText, RevisionTree, writeContentChanges } from '@quire/content/edit';
 import { revisionCreatedFor } from '@quire/content/revision';
+import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
 import { ContentStore } from '@quire/content/store';
 import { EVENT_STORE, EventStore } from '@quire/event-store/event-store.port';
 import { CommandExecutor } from '@quire/projections/command-executor';
@@ -23,6 +24,7 @@ export class RestoreRevisionHandler implements ICommandHandler<RestoreRevisionCo
     @Inject(EVENT_STORE) private readonly events: EventStore,
     private readonly store: ContentStore,
     private readonly content: ContentQueries,
+    @Inject(QUIRE_CONFIG) private readonly config: QuireConfig,
   ) {}
 
   async execute({ spaceId, revisionId, pageId, actorId }: RestoreRevisionCommand): Promise<RestoredRevision> {
@@ -99,6 +101,7 @@ export class RestoreRevisionHandler implements ICommandHandler<RestoreRevisionCo
       store: this.store,
       revision: await loadEditableRevision(this.store, spaceId, live),
       changes: [{ operation: 'revert_page', page: pageId, revision: past.revision }],
+      limits: this.config.pageLimits,
       revertSource: async () => {
         const loaded = await loadEditableRevision(this.store, spaceId, past);
         return { pages: loaded.pages, text: (page) => pageText(this.store, spaceId, page) };
