@@ -80,7 +80,7 @@ export async function startApi(
   if (config.rateLimitPerMinute > 0) {
     await app.register(
       rateLimit as any,
-      rateLimitOptions(config.rateLimitPerMinute, limiterRedis && { redis: limiterRedis.redis, nameSpace: `${config.queuePrefix}:rate-limit:` }),
+      rateLimitOptions(config.rateLimitPerMinute, limiterRedis && { redis: limiterRedis.redis, nameSpace: `${runtime.config.queuePrefix}:rate-limit:` }),
     );
   }
   app.useGlobalFilters();

@@ -38,3 +38,6 @@ export * from './git-export/git-export.decide';
 export * from './comment/comment.events';
 export * from './comment/comment.state';
 export * from './comment/comment.decide';
+export * from './installation/installation.events';
+export * from './installation/installation.state';
+export * from './installation/installation.decide';

@@ -12,6 +12,8 @@ import { CommandExecutor } from '@quire/projections/command-executor';
 import { allProjections } from './all-projections';
 import { ContentStore } from '@quire/content/store';
 import { JobQueues } from '@quire/jobs/job-queues';
+import { claimQueuePrefix, installationQueuePrefix } from '@quire/jobs/installation-scope';
+import { ensureInstallation } from './installation';
 import { openEventStore } from './open-event-store';
 import { createUpcasters } from './upcasters';
 
@@ -37,7 +39,8 @@ export class Runtime {
     readonly jobs: JobQueues | undefined,
   ) {}
 
-  static async start(config: QuireConfig, opts: RuntimeOptions, logger = createLogger({ level: config.logLevel, pretty: config.logPretty })): Promise<Runtime> {
+  static async start(configured: QuireConfig, opts: RuntimeOptions, logger = createLogger({ level: configured.logLevel, pretty: configured.logPretty })): Promise<Runtime> {
+    let config = configured;
     let redis: Redis | undefined;
     if (opts.redis) redis = await connectRedis(config.redisUrl, logger);
     const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 24 }).catch(async (err) => {
@@ -57,7 +60,12 @@ export class Runtime {
     await projector.startObserving();
     if (opts.runProjections) await projector.startRunning();
     const executor = new CommandExecutor(store, projector, () => new Date(), config.commandTimeoutMs);
-    const jobs = redis ? new JobQueues(redis, config.queuePrefix, (err, queue) => logger.warn({ queue, err: err.message }, 'job queue cannot reach Redis')) : undefined;
+    const installationId = await ensureInstallation(executor);
+    config = { ...config, installationId, queuePrefix: config.deriveQueuePrefix ? installationQueuePrefix(config.queuePrefix, installationId) : config.queuePrefix };
+    if (redis) await warnOfSharedQueues(redis, config, logger);
+    const jobs = redis
+      ? new JobQueues(redis, config.queuePrefix, (err, queue) => logger.warn({ queue, err: err.message }, 'job queue cannot reach Redis'), installationId)
+      : undefined;
     return new Runtime(config, logger, db, store, projector, executor, redis, contentStore, jobs);
   }
 
@@ -71,6 +79,16 @@ export class Runtime {
 }
 
 export { StartupError };
+
+/** Start-up warning: the queues under our prefix belong to another installation as well. */
+async function warnOfSharedQueues(redis: Redis, config: QuireConfig, logger: Logger): Promise<void> {
+  const other = await claimQueuePrefix(redis, config.queuePrefix, config.installationId!);
+  if (!other) return;
+  logger.warn(
+    { queuePrefix: config.queuePrefix, installation: config.installationId, otherInstallation: other },
+    'another installation has job queues under this queue prefix: each leaves the other\'s jobs alone, but they compete for workers. Give each installation its own QUIRE_QUEUE_PREFIX (or unset it to derive one from the installation id)',
+  );
+}
 
 async function connectRedis(url: string, logger: Logger): Promise<Redis> {
   const redis = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: true, connectTimeout: 3000, retryStrategy: (n) => Math.min(n * 200, 2000) });

@@ -5,3 +5,4 @@ export * from './git-import.job';
 export * from './git-export.job';
 export * from './change-request.job';
 export * from './recovery/requeue';
+export * from './installation-scope';

@@ -24,6 +24,8 @@ export class JobQueues {
     private readonly prefix: string,
     /** Told about connection errors (at most every 30 s); without a listener BullMQ prints them to stderr. */
     private readonly onError: (err: Error, queue: QueueName) => void = () => undefined,
+    /** Written into every job's data, so workers of another installation sharing the prefix leave it alone. */
+    private readonly installationId?: string,
   ) {}
 
   queue(name: QueueName): Queue {
@@ -45,7 +47,8 @@ export class JobQueues {
   }
 
   async enqueue<T extends object>(name: QueueName, jobId: string, data: T, opts: JobsOptions = {}): Promise<Job<T>> {
-    return this.queue(name).add(name, data, { ...opts, jobId });
+    const scoped = this.installationId ? { ...data, installationId: this.installationId } : data;
+    return this.queue(name).add(name, scoped, { ...opts, jobId }) as Promise<Job<T>>;
   }
 
   /**

@@ -1,7 +1,11 @@
-import { Job, UnrecoverableError, Worker } from 'bullmq';
+import { DelayedError, Job, UnrecoverableError, Worker } from 'bullmq';
 import Redis from 'ioredis';
 import type { Logger } from '@quire/platform/logging/logger';
 import { QueueName } from './queues';
+import { InstallationScoped } from './installation-scope';
+
+/** How long a job of another installation waits before a worker (ideally its own) takes it again. */
+const FOREIGN_JOB_DELAY_MS = 1_000;
 
 export { UnrecoverableError };
 
@@ -20,12 +24,14 @@ export class JobWorkers {
     private readonly connection: Redis,
     private readonly prefix: string,
     private readonly logger: Logger,
+    /** This process's installation: jobs that carry another one are left alone (see guard). */
+    private readonly installationId?: string,
   ) {}
 
   register<T, R>(queue: QueueName, processor: Processor<T, R>, opts: { concurrency?: number } = {}): Worker<T, R> {
     const connection = this.connection.duplicate({ maxRetriesPerRequest: null });
     this.ownConnections.push(connection);
-    const worker = new Worker<T, R>(queue, processor, {
+    const worker = new Worker<T, R>(queue, this.guard(queue, processor), {
       connection,
       prefix: this.prefix,
       concurrency: opts.concurrency ?? 1,
@@ -38,6 +44,28 @@ export class JobWorkers {
     worker.on('error', (err) => this.logger.error({ queue, err: err.message }, 'worker error'));
     this.workers.push(worker as Worker);
     return worker;
+  }
+
+  /**
+   * Every processor runs behind this check. Installations that share a queue prefix (an operator
+   * set the same QUIRE_QUEUE_PREFIX for both) share the queues, and a job names the installation
+   * whose events requested it: acting on another's job would fail it against the wrong database.
+   * Such a job goes back to the queue (delayed, not failed, no attempt spent) for its own workers.
+   * Jobs without an installation id were enqueued before jobs carried one, by this installation.
+   */
+  private guard<T, R>(queue: QueueName, processor: Processor<T, R>): Processor<T, R> {
+    const own = this.installationId;
+    if (!own) return processor;
+    return async (job, token) => {
+      const owner = (job.data as InstallationScoped | undefined)?.installationId;
+      if (owner === undefined || owner === own) return processor(job, token);
+      this.logger.warn(
+        { queue, jobId: job.id, jobInstallation: owner, installation: own },
+        'job of another installation left alone: two installations share this queue prefix (give each its own QUIRE_QUEUE_PREFIX, or unset it)',
+      );
+      await job.moveToDelayed(Date.now() + FOREIGN_JOB_DELAY_MS, token);
+      throw new DelayedError();
+    };
   }
 
   async close(): Promise<void> {

@@ -30,7 +30,7 @@ export class ChangeRequestProcessor implements OnModuleInit, OnModuleDestroy {
   ) {}
 
   onModuleInit(): void {
-    this.workers = new JobWorkers(this.redis, this.config.queuePrefix, this.logger.child({ component: 'change-requests' }));
+    this.workers = new JobWorkers(this.redis, this.config.queuePrefix, this.logger.child({ component: 'change-requests' }), this.config.installationId);
     this.workers.register<ChangeRequestJob, ChangeRequestJobResult>(QUEUES.changeRequestMerge, (job) => this.merge.run(job.data), { concurrency: 4 });
     this.workers.register<ChangeRequestJob, ChangeRequestJobResult>(QUEUES.changeRequestUpdate, (job) => this.update.run(job.data), { concurrency: 4 });
   }

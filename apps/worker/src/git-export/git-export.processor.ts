@@ -29,7 +29,7 @@ export class GitExportProcessor implements OnModuleInit, OnModuleDestroy {
   ) {}
 
   onModuleInit(): void {
-    this.workers = new JobWorkers(this.redis, this.config.queuePrefix, this.logger.child({ component: 'git-export' }));
+    this.workers = new JobWorkers(this.redis, this.config.queuePrefix, this.logger.child({ component: 'git-export' }), this.config.installationId);
     this.workers.register<GitExportJob, unknown>(QUEUES.gitExport, (job) => this.process(job), { concurrency: 2 });
   }
 

@@ -34,7 +34,7 @@ export class GitImportProcessor implements OnModuleInit, OnModuleDestroy {
   ) {}
 
   onModuleInit(): void {
-    this.workers = new JobWorkers(this.redis, this.config.queuePrefix, this.logger.child({ component: 'git-import' }));
+    this.workers = new JobWorkers(this.redis, this.config.queuePrefix, this.logger.child({ component: 'git-import' }), this.config.installationId);
     this.workers.register<GitImportJob, unknown>(QUEUES.gitImport, (job, token) => this.process(job, token), { concurrency: 2 });
   }
 

@@ -19,6 +19,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ QUIRE_ADMIN_TOKEN: 'short' })).toThrow(/QUIRE_ADMIN_TOKEN/);
   });
 
+  it('scopes the queues to the installation unless a prefix is configured', () => {
+    expect(loadConfig({})).toMatchObject({ queuePrefix: 'quire', deriveQueuePrefix: true });
+    expect(loadConfig({ QUIRE_QUEUE_PREFIX: 'staging' })).toMatchObject({ queuePrefix: 'staging', deriveQueuePrefix: false });
+    expect(loadConfig({}, { queuePrefix: 'test-1' })).toMatchObject({ queuePrefix: 'test-1', deriveQueuePrefix: false });
+  });
+
   it('treats empty strings as unset', () => {
     expect(loadConfig({ DATABASE_URL: '' }).databaseUrl).toBeUndefined();
   });

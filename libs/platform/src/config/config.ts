@@ -41,7 +41,7 @@ const schema = z.object({
   DATABASE_URL: optional(url(['postgres:', 'postgresql:'])),
   EVENTSTORE_URL: optional(url(['kurrentdb:', 'esdb:', 'kurrentdb+discover:', 'esdb+discover:'])),
   REDIS_URL: url(['redis:', 'rediss:']).default('redis://127.0.0.1:6379'),
-  QUIRE_QUEUE_PREFIX: z.string().regex(/^[a-zA-Z0-9:_-]+$/).default('quire'),
+  QUIRE_QUEUE_PREFIX: optional(z.string().regex(/^[a-zA-Z0-9:_-]+$/)),
   QUIRE_ADMIN_TOKEN: optional(z.string().min(16, 'must be at least 16 characters')),
   QUIRE_PUBLIC_URL: optional(url(['http:', 'https:'])),
   QUIRE_APP_URL: optional(url(['http:', 'https:'])),
@@ -71,7 +71,15 @@ export interface QuireConfig {
   databaseUrl?: string;
   eventStoreUrl?: string;
   redisUrl: string;
+  /** Key prefix of the job queues; once the runtime has started, the effective one (see deriveQueuePrefix). */
   queuePrefix: string;
+  /**
+   * True when no prefix was configured: the runtime then scopes the queues to the installation
+   * (`<queuePrefix>:<installationId>`), so installations sharing a Redis never share queues.
+   */
+  deriveQueuePrefix?: boolean;
+  /** This installation's id, read from the event store by the runtime at start (absent before). */
+  installationId?: string;
   adminToken?: string;
   publicUrl: string;
   appUrl: string;
@@ -116,7 +124,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     databaseUrl: e.DATABASE_URL,
     eventStoreUrl: e.EVENTSTORE_URL,
     redisUrl: e.REDIS_URL,
-    queuePrefix: e.QUIRE_QUEUE_PREFIX,
+    queuePrefix: e.QUIRE_QUEUE_PREFIX ?? 'quire',
+    deriveQueuePrefix: e.QUIRE_QUEUE_PREFIX === undefined && overrides.queuePrefix === undefined,
     adminToken: e.QUIRE_ADMIN_TOKEN,
     publicUrl,
     appUrl: stripSlash(e.QUIRE_APP_URL ?? publicUrl),

@@ -1,0 +1,82 @@
+import { installationQueuePrefix, queueOwnerKey } from '@quire/jobs/installation-scope';
+import { QUEUES } from '@quire/jobs/queues';
+import { uniquePrefix } from '../support/databases';
+import { startTestQuire, TestQuire } from '../support/quire-app';
+
+/**
+ * Two installations (each its own database and DATA_DIR) on one Redis, as a staging copy beside
+ * production would be: neither takes the other's jobs.
+ */
+describe('installations sharing a Redis (e2e)', () => {
+  const started: TestQuire[] = [];
+  afterAll(async () => {
+    for (const q of started.reverse()) await q.close();
+  });
+
+  /** Ten change requests on one space, each adding a page, merged all at once. */
+  async function tenMerges(q: TestQuire): Promise<string[]> {
+    const owner = await q.createUser('Merger');
+    const org = (await q.http('POST', '/v1/orgs', { token: owner.token, body: { title: 'Installation Org' } })).body;
+    const { data: space } = await owner.api.orgs.createSpace(org.id, { title: 'Shared Redis' } as any);
+    const ids: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const { data: cr } = await owner.api.spaces.createChangeRequest(space.id, { subject: `page ${i}` });
+      await owner.api.spaces.updateChangeRequestContent(space.id, cr.id, {
+        changes: [{ operation: 'insert_page', title: `Page ${i}`, document: { markdown: `# Page ${i}\n\ntext ${i}\n` } }],
+      });
+      ids.push(cr.id);
+    }
+    const results = await Promise.all(ids.map((id) => owner.api.spaces.mergeChangeRequest(space.id, id).then((r) => r.data.result, (err) => `error ${err.code}: ${err.message}`)));
+    const { data: revision } = await owner.api.spaces.getCurrentRevision(space.id);
+    expect((revision.pages as any[]).map((p) => p.title)).toEqual(expect.arrayContaining(Array.from({ length: 10 }, (_, i) => `Page ${i}`)));
+    return results;
+  }
+
+  it('with default settings, each installation has its own queues: ten merges on the first all merge', async () => {
+    // Both installations leave QUIRE_QUEUE_PREFIX unset (the same base prefix, derived per installation).
+    const base = uniquePrefix('inst');
+    const first = await startTestQuire({ queuePrefix: base, deriveQueuePrefix: true });
+    started.push(first);
+    const second = await startTestQuire({ queuePrefix: base, deriveQueuePrefix: true });
+    started.push(second);
+    const a = first.started.runtime.config;
+    const b = second.started.runtime.config;
+    expect(a.installationId).toEqual(expect.any(String));
+    expect(b.installationId).not.toBe(a.installationId);
+    expect(a.queuePrefix).toBe(installationQueuePrefix(base, a.installationId!));
+    expect(b.queuePrefix).toBe(installationQueuePrefix(base, b.installationId!));
+
+    expect(await tenMerges(first)).toEqual(Array(10).fill('merge'));
+    // The jobs ran in the first installation's queues only, and carried its id.
+    const merges = await first.started.runtime.jobs!.queue(QUEUES.changeRequestMerge).getJobs(['completed']);
+    expect(merges.length).toBe(10);
+    expect(new Set(merges.map((j) => j.data.installationId))).toEqual(new Set([a.installationId]));
+    expect(await second.started.runtime.jobs!.queue(QUEUES.changeRequestMerge).getJobCounts('completed', 'failed')).toEqual({ completed: 0, failed: 0 });
+  });
+
+  it('keeps its id across restarts of its processes, so replicas share their queues', async () => {
+    const q = started[0];
+    const again = await (await import('@quire/infrastructure/runtime')).Runtime.start({ ...q.config }, { runProjections: false, redis: false });
+    try {
+      expect(again.config.installationId).toBe(q.started.runtime.config.installationId);
+      expect(again.config.queuePrefix).toBe(q.started.runtime.config.queuePrefix);
+    } finally {
+      await again.stop();
+    }
+  });
+
+  it('with one prefix set for both, workers leave the other installation\'s jobs alone: ten merges on the first all merge', async () => {
+    const shared = uniquePrefix('inst-shared');
+    const first = await startTestQuire({ queuePrefix: shared });
+    started.push(first);
+    const second = await startTestQuire({ queuePrefix: shared });
+    started.push(second);
+    expect(second.started.runtime.config.queuePrefix).toBe(shared);
+    // The queues are recorded as the first's; the second started with a warning about them.
+    expect(await first.started.runtime.redis!.get(queueOwnerKey(shared))).toBe(first.started.runtime.config.installationId);
+
+    expect(await tenMerges(first)).toEqual(Array(10).fill('merge'));
+    const failed = await first.started.runtime.jobs!.queue(QUEUES.changeRequestMerge).getJobs(['failed']);
+    expect(failed).toEqual([]);
+  });
+});
