@@ -4,6 +4,7 @@ import { Runtime } from '@quire/infrastructure/runtime';
 import { replay } from './replay/replay.command';
 import { jobsCommand } from './jobs/jobs.command';
 import { backfillRefs } from './refs/refs.command';
+import { check } from './check/check.command';
 
 const USAGE = `Usage: npm run cli -- <command>
 
@@ -12,6 +13,9 @@ Commands:
   projections              Show each projection's version, checkpoint and health
   refs                     Write the git refs (live branch, revision tips) of space repositories
                            created before Quire kept them; safe to run again (and beside a server on PostgreSQL)
+  check                    Verify the installation: projections caught up, every commit and file that an
+                           event names in the repositories, every read model equal to a replay (exit 1 on
+                           any finding; beside a server on PostgreSQL, the server stopped on the embedded database)
   jobs                     List every queue's counts, recent and failed jobs
   jobs retry <id>          Run a job again from the event that requested it (a job id, a git import id,
                            or a change request id: its pending merge/update gets its job back)
@@ -36,6 +40,12 @@ async function main(argv: string[]): Promise<number> {
       case 'refs': {
         const result = await backfillRefs(runtime);
         return result.missing.length ? 1 : 0;
+      }
+      case 'check': {
+        const report = await check(runtime, (line) => process.stderr.write(`check: ${line}\n`));
+        for (const finding of report.findings) process.stdout.write(`FINDING ${finding}\n`);
+        process.stdout.write(`${report.summary}\n`);
+        return report.findings.length ? 1 : 0;
       }
       case 'projections':
         for (const s of await runtime.projector.status()) {

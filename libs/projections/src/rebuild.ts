@@ -110,7 +110,7 @@ async function countEvents(db: Db): Promise<number> {
 }
 
 /** PGlite's transaction runs scripts with `exec`; node-postgres runs a query without parameters as one. */
-function scriptRunner(tx: Queryable): (sql: string) => Promise<void> {
+export function scriptRunner(tx: Queryable): (sql: string) => Promise<void> {
   const exec = (tx as Partial<ScriptQueryable>).exec;
   if (exec) return (sql) => exec.call(tx, sql);
   return async (sql) => {
