@@ -5,6 +5,8 @@ import { replay } from './replay/replay.command';
 import { jobsCommand } from './jobs/jobs.command';
 import { backfillRefs } from './refs/refs.command';
 import { check } from './check/check.command';
+import { backup } from './backup/backup.command';
+import { restore } from './restore/restore.command';
 
 const USAGE = `Usage: npm run cli -- <command>
 
@@ -16,6 +18,9 @@ Commands:
   check                    Verify the installation: projections caught up, every commit and file that an
                            event names in the repositories, every read model equal to a replay (exit 1 on
                            any finding; beside a server on PostgreSQL, the server stopped on the embedded database)
+  backup FILE              Write one archive of the installation (events, space repositories, a manifest),
+                           consistent while the server runs on PostgreSQL
+  restore FILE             Restore such an archive into an empty DATA_DIR and database, rebuilding the read models
   jobs                     List every queue's counts, recent and failed jobs
   jobs retry <id>          Run a job again from the event that requested it (a job id, a git import id,
                            or a change request id: its pending merge/update gets its job back)
@@ -28,6 +33,17 @@ async function main(argv: string[]): Promise<number> {
     return command ? 0 : 2;
   }
   const config = loadConfig();
+  if (command === 'restore' || command === 'backup') {
+    if (args.length !== 1) {
+      process.stderr.write(`Usage: npm run cli -- ${command} FILE\n`);
+      return 2;
+    }
+  }
+  // Restore fills an empty database before anything else may write to it (the installation id included).
+  if (command === 'restore') {
+    await restore(config, args[0]);
+    return 0;
+  }
   const runtime = await Runtime.start(config, { runProjections: false, redis: command === 'jobs' });
   try {
     switch (command) {
@@ -47,6 +63,9 @@ async function main(argv: string[]): Promise<number> {
         process.stdout.write(`${report.summary}\n`);
         return report.findings.length ? 1 : 0;
       }
+      case 'backup':
+        await backup(runtime, args[0]);
+        return 0;
       case 'projections':
         for (const s of await runtime.projector.status()) {
           process.stdout.write(`${s.name.padEnd(16)} v${s.version}  ${s.status.padEnd(9)} at ${s.position}${s.error ? `  error: ${s.error}` : ''}\n`);
