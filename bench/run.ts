@@ -11,6 +11,7 @@ const BENCHES: Record<string, () => Promise<{ run(): Promise<unknown> }>> = {
   'import-pipeline': () => import('./import-pipeline'),
   'git-import': () => import('./git-import'),
   'git-export': () => import('./git-export'),
+  'large-repository': () => import('./large-repository'),
   merge: () => import('./merge'),
   'read-path': () => import('./read-path'),
   'revision-changes': () => import('./revision-changes'),

@@ -94,6 +94,7 @@ export class GitImport {
       repoCacheId: request.repoCacheID,
       projectDirectory: request.repoProjectDirectory,
       allowedHosts: this.config.gitAllowedHosts,
+      maxBytes: this.config.importMaxBytes,
     });
     const fetchedMs = Date.now() - started;
     run.phase = 'write';

@@ -11,6 +11,15 @@ export class NetworkTimeoutError extends Error {
   }
 }
 
+/** Raised when the repository's objects (the upload-pack response) exceed the import limit. */
+export class RepositoryTooLargeError extends Error {
+  readonly code = 'ERepositoryTooLarge';
+  constructor(readonly maxBytes: number) {
+    super(`The repository's objects exceed ${maxBytes} bytes`);
+    this.name = 'RepositoryTooLargeError';
+  }
+}
+
 /** Raised when a server keeps redirecting. */
 export class TooManyRedirectsError extends Error {
   readonly code = 'TOO_MANY_REDIRECTS';
@@ -28,6 +37,8 @@ export interface GitHttpClientOptions {
   allowedHosts: readonly string[];
   /** Token query parameters (`?private_token=`), sent on every request to the remote's host. */
   secretQuery?: Array<[string, string]>;
+  /** Largest upload-pack response (the repository's objects as sent) accepted; unlimited by default. */
+  maxBytes?: number;
   /** Which addresses are refused; every reserved one unless a test says otherwise. */
   isReserved?: OutboundPolicy['isReserved'];
 }
@@ -68,7 +79,12 @@ export function gitHttpClient(opts: GitHttpClientOptions): HttpClient {
         });
         const location = response.headers?.location;
         if (response.statusCode < 300 || response.statusCode >= 400 || !location) {
-          return response.body ? { ...response, body: withIdleTimeout(response.body, opts.idleTimeoutMs) } : response;
+          if (!response.body) return response;
+          const body = withIdleTimeout(response.body, opts.idleTimeoutMs);
+          // A repository past the limit is refused while it arrives, not after it filled the
+          // worker's memory or disk.
+          const limited = opts.maxBytes !== undefined && opts.maxBytes < Infinity && url.pathname.endsWith('/git-upload-pack');
+          return { ...response, body: limited ? withSizeLimit(body, opts.maxBytes!) : body };
         }
         await response.body?.return?.();
         if (redirects >= MAX_REDIRECTS) throw new TooManyRedirectsError();
@@ -92,6 +108,15 @@ function withQuery(url: URL, params: Array<[string, string]>): string {
 
 function withoutAuthorization(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'authorization'));
+}
+
+async function* withSizeLimit(body: AsyncIterableIterator<Uint8Array>, maxBytes: number): AsyncIterableIterator<Uint8Array> {
+  let received = 0;
+  for await (const chunk of body) {
+    received += chunk.byteLength;
+    if (received > maxBytes) throw new RepositoryTooLargeError(maxBytes);
+    yield chunk;
+  }
 }
 
 async function* withIdleTimeout(body: AsyncIterableIterator<Uint8Array>, ms: number): AsyncIterableIterator<Uint8Array> {

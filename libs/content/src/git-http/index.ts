@@ -1,1 +1,1 @@
-export { gitHttpClient, NetworkTimeoutError, TooManyRedirectsError, type GitHttpClientOptions } from './git-http-client';
+export { gitHttpClient, NetworkTimeoutError, RepositoryTooLargeError, TooManyRedirectsError, type GitHttpClientOptions } from './git-http-client';

@@ -3,6 +3,7 @@ import { join } from 'path';
 import git, { type AuthCallback, type GitProgressEvent, type HttpClient } from 'isomorphic-git';
 import { GitImportError } from './import.errors';
 import { scrubSecrets } from './remote-url';
+import { RepositoryTooLargeError } from '../git-http/git-http-client';
 
 export interface FetchRepositoryOptions {
   http: HttpClient;
@@ -104,6 +105,13 @@ export function classifyFetchError(error: unknown, opts: Pick<FetchRepositoryOpt
   const scrub = (text: string) => scrubSecrets(text, [opts.auth?.password]);
   const { url, ref } = opts;
   const host = hostOf(url);
+  if (error instanceof RepositoryTooLargeError) {
+    return new GitImportError(
+      'repository_too_large',
+      scrub(`${url} is too large to import: its objects exceed the limit of ${formatBytes(error.maxBytes)} (QUIRE_IMPORT_MAX_BYTES); import a smaller repository, or raise the limit`),
+      false,
+    );
+  }
 
   if (e.code === 'HttpError') {
     const status = e.data?.statusCode ?? 0;
@@ -172,6 +180,10 @@ function networkFailure(e: GitLikeError): { transient: boolean } | undefined {
   // simple-get's socket timeout carries no code.
   if (e.message === 'Request timed out') return { transient: true };
   return undefined;
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB` : `${bytes} bytes`;
 }
 
 function hostOf(url: string): string {

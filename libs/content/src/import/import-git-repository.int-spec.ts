@@ -435,6 +435,18 @@ describe('importGitRepository: failures a user can act on', () => {
     expect(error.message).toContain('refs/heads/nope');
   });
 
+  it('refuses a repository larger than maxBytes with repository_too_large, permanently, and leaves no pack behind', async () => {
+    const repoCacheId = 'too-large';
+    const error = await failureOf(importOf('docs', { projectDirectory: 'packages/site', repoCacheId, maxBytes: 2048 }));
+    expect(error).toMatchObject({ code: 'repository_too_large', transient: false });
+    expect(error.message).toMatch(/exceed the limit of 2048 bytes \(QUIRE_IMPORT_MAX_BYTES\)/);
+    const packs = (await filesUnder(join(cacheOf('docs', repoCacheId), 'objects'))).filter((f) => /\.(pack|idx)$|tmp_pack_/.test(f));
+    expect(packs).toEqual([]);
+    // Within the limit, the same repository imports.
+    const imported = await importOf('docs', { projectDirectory: 'packages/site', repoCacheId, maxBytes: 10 * 1024 * 1024 });
+    expect(imported.commit.oid).toBe(docsCommit);
+  });
+
   it('reports an unknown repository as repo_not_found', async () => {
     const error = await failureOf(importOf('no-such-repo'));
     expect(error).toMatchObject({ code: 'repo_not_found', transient: false });

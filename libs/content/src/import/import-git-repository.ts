@@ -35,6 +35,8 @@ export interface ImportGitRepositoryOptions {
   /** Hosts that may be fetched from although their addresses are private (the operator's
    * `QUIRE_GIT_ALLOWED_HOSTS`); every other private or reserved address is refused. */
   allowedHosts: readonly string[];
+  /** Largest fetch accepted (the repository's objects as sent, compressed); past it the import fails with `repository_too_large`. */
+  maxBytes?: number;
 }
 
 export interface ImportProgress {
@@ -98,7 +100,7 @@ export async function importGitRepository(opts: ImportGitRepositoryOptions): Pro
 async function fetchAndRead(opts: ImportGitRepositoryOptions, gitdir: string): Promise<GitImportResult> {
   const secrets = [opts.auth?.password, ...(opts.secretQuery ?? []).map(([, value]) => value)];
   const { commit } = await fetchRepository({
-    http: gitHttpClient({ idleTimeoutMs: opts.timeoutMs ?? 30_000, allowedHosts: opts.allowedHosts, secretQuery: opts.secretQuery }),
+    http: gitHttpClient({ idleTimeoutMs: opts.timeoutMs ?? 30_000, allowedHosts: opts.allowedHosts, secretQuery: opts.secretQuery, maxBytes: opts.maxBytes }),
     gitdir,
     url: opts.url,
     ref: opts.ref,

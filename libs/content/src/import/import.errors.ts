@@ -11,6 +11,8 @@ export type GitImportErrorCode =
   | 'ref_not_found'
   /** Any other HTTP failure, such as a 5xx. */
   | 'remote_error'
+  /** The repository's objects exceed the import limit (QUIRE_IMPORT_MAX_BYTES). */
+  | 'repository_too_large'
   /** The docs root has no README (from the git-sync layout reader). */
   | 'no_readme'
   /** `.gitbook.yaml` cannot be parsed or points outside the repository. */

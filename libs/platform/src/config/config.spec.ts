@@ -25,6 +25,12 @@ describe('loadConfig', () => {
     expect(loadConfig({}, { queuePrefix: 'test-1' })).toMatchObject({ queuePrefix: 'test-1', deriveQueuePrefix: false });
   });
 
+  it('limits git imports to 256 MiB unless QUIRE_IMPORT_MAX_BYTES says otherwise', () => {
+    expect(loadConfig({}).importMaxBytes).toBe(256 * 1024 * 1024);
+    expect(loadConfig({ QUIRE_IMPORT_MAX_BYTES: '1000000' }).importMaxBytes).toBe(1_000_000);
+    expect(() => loadConfig({ QUIRE_IMPORT_MAX_BYTES: 'lots' })).toThrow(/QUIRE_IMPORT_MAX_BYTES/);
+  });
+
   it('treats empty strings as unset', () => {
     expect(loadConfig({ DATABASE_URL: '' }).databaseUrl).toBeUndefined();
   });

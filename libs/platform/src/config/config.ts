@@ -33,6 +33,12 @@ const trustProxy = z.string().transform((value, ctx) => {
 });
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
+/**
+ * A git import's largest fetch. A worker holds an imported repository's pack in memory about
+ * twice over at its peak (488 MB for a 150 MB pack, `npm run bench -- large-repository`).
+ */
+const DEFAULT_IMPORT_MAX_BYTES = 256 * 1024 * 1024;
+
 /** Every environment variable Quire reads, with its default. README's configuration table mirrors it. */
 const schema = z.object({
   PORT: port.default(3000),
@@ -58,6 +64,7 @@ const schema = z.object({
   QUIRE_GIT_ALLOWED_HOSTS: hostList.default([]),
   QUIRE_PAGE_MAX_BYTES: z.coerce.number().int().min(1024).default(1_000_000),
   QUIRE_PAGE_MAX_BLOCKS: z.coerce.number().int().min(10).default(10_000),
+  QUIRE_IMPORT_MAX_BYTES: z.coerce.number().int().min(1024).default(DEFAULT_IMPORT_MAX_BYTES),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_PRETTY: optional(bool),
 });
@@ -98,6 +105,8 @@ export interface QuireConfig {
   gitAllowedHosts: string[];
   /** What one page written through the API may hold (markdown bytes, blocks at every depth). */
   pageLimits: { maxBytes: number; maxBlocks: number };
+  /** Largest repository a git import fetches (its objects as sent); past it the import fails with `repository_too_large`. */
+  importMaxBytes?: number;
   logLevel: Env['LOG_LEVEL'];
   logPretty: boolean;
 }
@@ -141,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustProxy: e.QUIRE_TRUST_PROXY ?? false,
     gitAllowedHosts: e.QUIRE_GIT_ALLOWED_HOSTS,
     pageLimits: { maxBytes: e.QUIRE_PAGE_MAX_BYTES, maxBlocks: e.QUIRE_PAGE_MAX_BLOCKS },
+    importMaxBytes: e.QUIRE_IMPORT_MAX_BYTES,
     logLevel: e.LOG_LEVEL,
     logPretty: e.LOG_PRETTY ?? false,
     ...overrides,
