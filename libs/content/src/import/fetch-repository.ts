@@ -4,6 +4,7 @@ import git, { type AuthCallback, type GitProgressEvent, type HttpClient } from '
 import { GitImportError } from './import.errors';
 import { scrubSecrets } from './remote-url';
 import { RepositoryTooLargeError } from '../git-http/git-http-client';
+import { PackObjectReader } from './pack-reader';
 
 export interface FetchRepositoryOptions {
   http: HttpClient;
@@ -82,12 +83,18 @@ export async function fetchRepository(opts: FetchRepositoryOptions): Promise<Fet
   return { commit: await peelToCommit(gitdir, fetchHead) };
 }
 
+/** Through annotated tags to the commit; read object by object (isomorphic-git would load the whole pack). */
 async function peelToCommit(gitdir: string, oid: string): Promise<string> {
-  for (let depth = 0; depth < 10; depth++) {
-    const { type, object } = await git.readObject({ fs, gitdir, oid, format: 'parsed' });
-    if (type === 'commit') return oid;
-    if (type !== 'tag') break;
-    oid = (object as { object: string }).object;
+  const objects = await PackObjectReader.open(gitdir);
+  try {
+    for (let depth = 0; depth < 10; depth++) {
+      const { type, data } = await objects.read(oid);
+      if (type === 'commit') return oid;
+      if (type !== 'tag') break;
+      oid = data.toString('utf8', 7, 47);
+    }
+  } finally {
+    await objects.close();
   }
   throw new GitImportError('ref_not_found', `The ref does not point at a commit`, false);
 }

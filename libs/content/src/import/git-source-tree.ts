@@ -1,7 +1,6 @@
-import * as nodeFs from 'fs';
 import { posix } from 'path';
-import git from 'isomorphic-git';
 import type { SourceTree } from '@quire/content/gitsync';
+import { parseTree, type PackObjectReader } from './pack-reader';
 
 export interface GitSourceTree extends SourceTree {
   /** Blob id of a file, for callers that deduplicate by content. */
@@ -16,19 +15,24 @@ export interface GitSourceTree extends SourceTree {
  * submodules (their content is in another repository).
  */
 export async function gitSourceTree(opts: {
-  gitdir: string;
+  /** The repository's objects, read one at a time (a large repository's packs stay on disk). */
+  objects: PackObjectReader;
   commit: string;
-  /** isomorphic-git's object cache (pack indexes, packs), shared with the caller. */
-  cache?: object;
-  fs?: typeof nodeFs;
 }): Promise<GitSourceTree> {
-  const { gitdir, cache } = opts;
-  const fs = opts.fs ?? nodeFs;
+  const { objects } = opts;
+  const blob = async (oid: string): Promise<Uint8Array> => {
+    const read = await objects.read(oid);
+    if (read.type !== 'blob') throw Object.assign(new Error(`${oid} is a ${read.type}, not a blob`), { code: 'ObjectTypeError' });
+    return read.data;
+  };
   const blobs = new Map<string, string>();
   const links = new Map<string, string>();
   const submodules: string[] = [];
   const visit = async (oid: string, prefix: string): Promise<void> => {
-    const { tree } = await git.readTree({ fs, gitdir, oid, cache });
+    let read = await objects.read(oid);
+    if (read.type === 'commit') read = await objects.read(read.data.toString('utf8', 5, 45));
+    if (read.type !== 'tree') throw Object.assign(new Error(`${oid} is a ${read.type}, not a tree`), { code: 'ObjectTypeError' });
+    const tree = parseTree(read.data);
     await Promise.all(
       tree.map((entry) => {
         if (entry.type === 'tree') return visit(entry.oid, `${prefix}${entry.path}/`);
@@ -43,8 +47,8 @@ export async function gitSourceTree(opts: {
     const targets = new Map<string, string>();
     await Promise.all(
       [...links].slice(0, MAX_LINKS).map(async ([path, oid]) => {
-        const { blob } = await git.readBlob({ fs, gitdir, oid, cache });
-        if (blob.byteLength <= MAX_LINK_TARGET) targets.set(path, new TextDecoder().decode(blob));
+        const target = await blob(oid);
+        if (target.byteLength <= MAX_LINK_TARGET) targets.set(path, new TextDecoder().decode(target));
       }),
     );
     for (const path of targets.keys()) {
@@ -69,7 +73,7 @@ export async function gitSourceTree(opts: {
       if (oid === undefined) return undefined;
       let read = reads.get(path);
       if (!read) {
-        read = git.readBlob({ fs, gitdir, oid, cache }).then(({ blob }) => blob);
+        read = blob(oid);
         reads.set(path, read);
       }
       return read;

@@ -1,6 +1,5 @@
 import { createHash } from 'crypto';
 import * as fs from 'fs';
-import git from 'isomorphic-git';
 import { join } from 'path';
 import lockfile from 'proper-lockfile';
 import { gitHttpClient } from '@quire/content/git-http';
@@ -8,7 +7,7 @@ import { GitSyncLayoutError, readGitSyncLayout, type ImportedLayout } from '@qui
 import { collectImportFiles, type ImportedAsset } from './collect-import-files';
 import { fetchRepository } from './fetch-repository';
 import { gitSourceTree } from './git-source-tree';
-import { objectReadFs } from './object-read-fs';
+import { PackObjectReader, parseCommit } from './pack-reader';
 import { GitImportError } from './import.errors';
 import { parseRemoteUrl, scrubSecrets } from './remote-url';
 
@@ -108,12 +107,19 @@ async function fetchAndRead(opts: ImportGitRepositoryOptions, gitdir: string): P
     onProgress: (event) => opts.onProgress?.({ phase: 'fetch', detail: event.phase, loaded: event.loaded, total: event.total }),
   });
 
-  // One isomorphic-git cache for this import: pack indexes and packs are loaded once and
-  // dropped with it.
-  const cache = {};
-  const readFs = objectReadFs();
-  const { commit: info } = await git.readCommit({ fs: readFs, gitdir, oid: commit, cache });
-  const tree = await gitSourceTree({ gitdir, commit, cache, fs: readFs });
+  // Objects are read one at a time from the packs on disk: isomorphic-git would read a whole
+  // pack into memory for any object of it, the whole repository for a small project directory.
+  const objects = await PackObjectReader.open(gitdir);
+  try {
+    return await readImport(opts, objects, commit, secrets);
+  } finally {
+    await objects.close();
+  }
+}
+
+async function readImport(opts: ImportGitRepositoryOptions, objects: PackObjectReader, commit: string, secrets: Array<string | undefined>): Promise<GitImportResult> {
+  const info = parseCommit((await objects.read(commit)).data);
+  const tree = await gitSourceTree({ objects, commit });
   opts.onProgress?.({ phase: 'layout' });
   let layout: ImportedLayout;
   try {

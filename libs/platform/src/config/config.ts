@@ -34,8 +34,8 @@ const trustProxy = z.string().transform((value, ctx) => {
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
 /**
- * A git import's largest fetch. A worker holds an imported repository's pack in memory about
- * twice over at its peak (488 MB for a 150 MB pack, `npm run bench -- large-repository`).
+ * A git import's largest fetch. While isomorphic-git indexes a fetched pack the worker holds it
+ * in memory (peak 344 MB for a 150 MB repository, `npm run bench -- large-repository`).
  */
 const DEFAULT_IMPORT_MAX_BYTES = 256 * 1024 * 1024;
 

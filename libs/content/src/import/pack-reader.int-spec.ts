@@ -1,0 +1,59 @@
+import { execFile } from 'child_process';
+import { createHash } from 'crypto';
+import { promises as fs } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { promisify } from 'util';
+import { createRepoFromFiles } from '@quire/test-support/git-http-server';
+import { PackObjectReader, parseCommit, parseTree } from './pack-reader';
+
+const execFileAsync = promisify(execFile);
+
+describe('PackObjectReader (objects packed by git itself)', () => {
+  let scratch: string;
+  let gitdir: string;
+  beforeAll(async () => {
+    scratch = await fs.mkdtemp(join(tmpdir(), 'quire-pack-reader-'));
+    const page = (n: number) => `# Page\n\n${'A line that repeats, so that git stores the next version as a delta.\n'.repeat(200)}${n}\n`;
+    gitdir = join(scratch, 'packed.git');
+    await createRepoFromFiles(scratch, 'packed', { 'docs/README.md': page(1), 'docs/a/b.md': '# B\n', 'big.bin': Buffer.alloc(300_000, 7) });
+    await createRepoFromFiles(scratch, 'packed', { 'docs/README.md': page(2), 'docs/a/b.md': '# B\n', 'big.bin': Buffer.alloc(300_000, 7) }, { message: 'Second' });
+    // One pack with deltas (and a large offset table when needed), nothing loose.
+    await execFileAsync('git', ['--git-dir', gitdir, 'repack', '-a', '-d', '-f', '--depth=10']);
+  });
+  afterAll(async () => {
+    await fs.rm(scratch, { recursive: true, force: true });
+  });
+
+  it('reads every object of the pack, deltas resolved: each one hashes to its id', async () => {
+    const { stdout } = await execFileAsync('git', ['--git-dir', gitdir, 'cat-file', '--batch-all-objects', '--batch-check=%(objectname) %(objecttype) %(deltabase)']);
+    const listed = stdout.trim().split('\n').map((line) => line.split(' '));
+    expect(listed.some(([, , base]) => !/^0+$/.test(base))).toBe(true);
+    const objects = await PackObjectReader.open(gitdir);
+    try {
+      for (const [oid, type] of listed) {
+        const read = await objects.read(oid);
+        expect(read.type).toBe(type);
+        const hashed = createHash('sha1').update(`${read.type} ${read.data.length}\0`).update(read.data).digest('hex');
+        expect(hashed).toBe(oid);
+      }
+      await expect(objects.read('0123456789012345678901234567890123456789')).rejects.toMatchObject({ code: 'NotFoundError' });
+    } finally {
+      await objects.close();
+    }
+  });
+
+  it('parses commits and trees as git lists them', async () => {
+    const head = (await execFileAsync('git', ['--git-dir', gitdir, 'rev-parse', 'refs/heads/main'])).stdout.trim();
+    const objects = await PackObjectReader.open(gitdir);
+    try {
+      const commit = parseCommit((await objects.read(head)).data);
+      expect(commit).toMatchObject({ message: 'Second\n', author: { name: 'Quire Test', email: 'test@quire.invalid' } });
+      const listed = (await execFileAsync('git', ['--git-dir', gitdir, 'ls-tree', head])).stdout.trim().split('\n');
+      const entries = parseTree((await objects.read(commit.tree)).data);
+      expect(entries.map((e) => `${e.mode} ${e.type} ${e.oid}\t${e.path}`)).toEqual(listed);
+    } finally {
+      await objects.close();
+    }
+  });
+});

@@ -1,0 +1,221 @@
+import * as fs from 'fs';
+import { join } from 'path';
+import { inflateSync } from 'zlib';
+
+export type GitObjectKind = 'commit' | 'tree' | 'blob' | 'tag';
+
+export interface GitObjectRead {
+  type: GitObjectKind;
+  data: Buffer;
+}
+
+const KINDS: Record<number, GitObjectKind> = { 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag' };
+const OFS_DELTA = 6;
+const REF_DELTA = 7;
+
+/** One pack: its index in memory (ids and offsets), the pack itself read object by object from disk. */
+interface Pack {
+  path: string;
+  handle: fs.promises.FileHandle;
+  /** Object ids, sorted (the index's order), and each one's offset in the pack. */
+  names: Buffer;
+  offsets: number[];
+  /** Where each object's bytes end: the next object's offset (or the trailer). */
+  ends: Map<number, number>;
+}
+
+/**
+ * Reads objects of a repository's packs by random access: the pack index says where an object
+ * is, and only that object's bytes (and its delta bases') are read and inflated. isomorphic-git
+ * reads a whole pack into memory to read any object of it, so an import of a small project
+ * directory of a large repository held the whole repository; this holds what it reads.
+ * Loose objects are read too. Not safe against a repository that changes meanwhile (the
+ * caller holds the cache lock).
+ */
+export class PackObjectReader {
+  private constructor(
+    private readonly gitdir: string,
+    private readonly packs: Pack[],
+  ) {}
+
+  static async open(gitdir: string): Promise<PackObjectReader> {
+    const dir = join(gitdir, 'objects', 'pack');
+    const names = await fs.promises.readdir(dir).catch(() => [] as string[]);
+    const packs: Pack[] = [];
+    try {
+      for (const name of names.filter((n) => n.endsWith('.idx'))) {
+        const path = join(dir, name.replace(/\.idx$/, '.pack'));
+        const index = parseIndex(await fs.promises.readFile(join(dir, name)), name);
+        const handle = await fs.promises.open(path, 'r');
+        const size = (await handle.stat()).size;
+        const sorted = [...index.offsets].sort((a, b) => a - b);
+        const ends = new Map<number, number>();
+        sorted.forEach((offset, i) => ends.set(offset, i + 1 < sorted.length ? sorted[i + 1] : size - 20));
+        packs.push({ path, handle, names: index.names, offsets: index.offsets, ends });
+      }
+    } catch (error) {
+      await Promise.all(packs.map((p) => p.handle.close()));
+      throw error;
+    }
+    return new PackObjectReader(gitdir, packs);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.packs.map((p) => p.handle.close().catch(() => undefined)));
+  }
+
+  /** The object, or a NotFoundError-like error (`code: 'NotFoundError'`) when the repository lacks it. */
+  async read(oid: string): Promise<GitObjectRead> {
+    const id = Buffer.from(oid, 'hex');
+    for (const pack of this.packs) {
+      const i = findName(pack.names, id);
+      if (i >= 0) return this.readAt(pack, pack.offsets[i]);
+    }
+    const loose = await fs.promises.readFile(join(this.gitdir, 'objects', oid.slice(0, 2), oid.slice(2))).catch(() => undefined);
+    if (loose) return parseLoose(inflateSync(loose), oid);
+    throw Object.assign(new Error(`Could not find object ${oid}`), { code: 'NotFoundError', data: { what: oid } });
+  }
+
+  private async readAt(pack: Pack, offset: number): Promise<GitObjectRead> {
+    const end = pack.ends.get(offset);
+    if (end === undefined) throw new Error(`No object at offset ${offset} of ${pack.path}`);
+    const bytes = Buffer.alloc(end - offset);
+    await pack.handle.read(bytes, 0, bytes.length, offset);
+    let at = 0;
+    let byte = bytes[at++];
+    const type = (byte >> 4) & 7;
+    let size = byte & 15;
+    let shift = 4;
+    while (byte & 0x80) {
+      byte = bytes[at++];
+      size += (byte & 0x7f) * 2 ** shift;
+      shift += 7;
+    }
+    if (type === OFS_DELTA) {
+      byte = bytes[at++];
+      let distance = byte & 0x7f;
+      while (byte & 0x80) {
+        byte = bytes[at++];
+        distance = (distance + 1) * 128 + (byte & 0x7f);
+      }
+      const base = await this.readAt(pack, offset - distance);
+      return { type: base.type, data: applyDelta(base.data, inflateSync(bytes.subarray(at))) };
+    }
+    if (type === REF_DELTA) {
+      const baseId = bytes.subarray(at, at + 20).toString('hex');
+      const base = await this.read(baseId);
+      return { type: base.type, data: applyDelta(base.data, inflateSync(bytes.subarray(at + 20))) };
+    }
+    const kind = KINDS[type];
+    if (!kind) throw new Error(`Unknown object type ${type} at offset ${offset} of ${pack.path}`);
+    const data = inflateSync(bytes.subarray(at));
+    if (data.length !== size) throw new Error(`Object at offset ${offset} of ${pack.path} inflates to ${data.length} bytes, not ${size}`);
+    return { type: kind, data };
+  }
+}
+
+/** A version 2 pack index: sorted object ids and their offsets (large offsets included). */
+function parseIndex(idx: Buffer, name: string): { names: Buffer; offsets: number[] } {
+  if (idx.readUInt32BE(0) !== 0xff744f63 || idx.readUInt32BE(4) !== 2) throw new Error(`${name} is not a version 2 pack index`);
+  const count = idx.readUInt32BE(8 + 255 * 4);
+  const namesAt = 8 + 256 * 4;
+  const offsetsAt = namesAt + count * 20 + count * 4;
+  const largeAt = offsetsAt + count * 4;
+  const names = Buffer.from(idx.subarray(namesAt, namesAt + count * 20));
+  const offsets = new Array<number>(count);
+  for (let i = 0; i < count; i++) {
+    const small = idx.readUInt32BE(offsetsAt + i * 4);
+    offsets[i] = small & 0x80000000 ? Number(idx.readBigUInt64BE(largeAt + (small & 0x7fffffff) * 8)) : small;
+  }
+  return { names, offsets };
+}
+
+function findName(names: Buffer, id: Buffer): number {
+  let lo = 0;
+  let hi = names.length / 20 - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const cmp = names.compare(id, 0, 20, mid * 20, mid * 20 + 20);
+    if (cmp === 0) return mid;
+    if (cmp < 0) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+function parseLoose(raw: Buffer, oid: string): GitObjectRead {
+  const space = raw.indexOf(0x20);
+  const nul = raw.indexOf(0, space);
+  const type = raw.subarray(0, space).toString() as GitObjectKind;
+  if (!['commit', 'tree', 'blob', 'tag'].includes(type) || nul < 0) throw new Error(`Object ${oid} is not a git object`);
+  return { type, data: raw.subarray(nul + 1) };
+}
+
+/** git's delta format: the base's and the result's sizes, then copies from the base and inserted bytes. */
+export function applyDelta(base: Buffer, delta: Buffer): Buffer {
+  let at = 0;
+  const size = () => {
+    let value = 0;
+    let shift = 0;
+    let byte: number;
+    do {
+      byte = delta[at++];
+      value += (byte & 0x7f) * 2 ** shift;
+      shift += 7;
+    } while (byte & 0x80);
+    return value;
+  };
+  const baseSize = size();
+  if (baseSize !== base.length) throw new Error(`Delta expects a base of ${baseSize} bytes, not ${base.length}`);
+  const out = Buffer.alloc(size());
+  let written = 0;
+  while (at < delta.length) {
+    const op = delta[at++];
+    if (op & 0x80) {
+      let offset = 0;
+      let length = 0;
+      for (let bit = 0; bit < 4; bit++) if (op & (1 << bit)) offset |= delta[at++] << (8 * bit);
+      for (let bit = 0; bit < 3; bit++) if (op & (0x10 << bit)) length |= delta[at++] << (8 * bit);
+      offset >>>= 0;
+      if (length === 0) length = 0x10000;
+      written += base.copy(out, written, offset, offset + length);
+    } else if (op > 0) {
+      written += delta.copy(out, written, at, at + op);
+      at += op;
+    } else {
+      throw new Error('Invalid delta instruction 0');
+    }
+  }
+  if (written !== out.length) throw new Error(`Delta produced ${written} bytes, not ${out.length}`);
+  return out;
+}
+
+/** A tree's entries, as `git ls-tree` lists them. */
+export function parseTree(data: Buffer): Array<{ mode: string; path: string; oid: string; type: 'blob' | 'tree' | 'commit' }> {
+  const entries: Array<{ mode: string; path: string; oid: string; type: 'blob' | 'tree' | 'commit' }> = [];
+  let at = 0;
+  while (at < data.length) {
+    const space = data.indexOf(0x20, at);
+    const nul = data.indexOf(0, space);
+    const rawMode = data.subarray(at, space).toString();
+    const mode = rawMode.padStart(6, '0');
+    const path = data.subarray(space + 1, nul).toString('utf8');
+    const oid = data.subarray(nul + 1, nul + 21).toString('hex');
+    const type = mode === '040000' ? 'tree' : mode === '160000' ? 'commit' : 'blob';
+    entries.push({ mode, path, oid, type });
+    at = nul + 21;
+  }
+  return entries;
+}
+
+/** The parts of a commit an import records. */
+export function parseCommit(data: Buffer): { tree: string; message: string; author: { name: string; email: string; timestamp: number } } {
+  const text = data.toString('utf8');
+  const split = text.indexOf('\n\n');
+  const headers = (split < 0 ? text : text.slice(0, split)).split('\n');
+  const message = split < 0 ? '' : text.slice(split + 2);
+  const tree = headers.find((h) => h.startsWith('tree '))?.slice(5) ?? '';
+  const authorLine = headers.find((h) => h.startsWith('author ')) ?? '';
+  const m = /^author (.*) <([^>]*)> (\d+) [+-]\d{4}$/.exec(authorLine);
+  return { tree, message, author: { name: m?.[1] ?? '', email: m?.[2] ?? '', timestamp: m ? Number(m[3]) : 0 } };
+}
