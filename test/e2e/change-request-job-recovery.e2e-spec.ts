@@ -36,7 +36,10 @@ describe('lost change-request jobs are re-enqueued from their events (e2e)', () 
     const original = (await queue.getJobs(['waiting'])).find((j) => j?.data?.changeRequestId === cr.id)!;
     expect(original.id).toBe(jobIdFor(original.data.requestId));
     const payload = { ...original.data };
-    expect(payload).toEqual({ spaceId: space.id, changeRequestId: cr.id, requestId: expect.any(String), actorId: owner.id });
+    // Jobs name their installation, so workers of another installation sharing the queues leave them alone.
+    const installationId = q.started.runtime.config.installationId;
+    expect(installationId).toEqual(expect.any(String));
+    expect(payload).toEqual({ spaceId: space.id, changeRequestId: cr.id, requestId: expect.any(String), actorId: owner.id, installationId });
 
     // Redis loses it; the operator retries by change request id.
     await original.remove();
