@@ -55,7 +55,9 @@ describe('installation-scoped jobs (real Redis)', () => {
     await until('the job to wait, delayed', async () => (await queues.queue(QUEUES.changeRequestMerge).getJobState(job.id!)) === 'delayed', 10_000, 20);
     expect(taken).toEqual([]);
 
-    // A's own worker runs it when it comes back.
+    // A's own worker runs it when it comes back (B stopped, so the test does not hang on who wins
+    // the race for the job; the e2e spec has both installations compete for ten merges).
+    await workersB.close();
     const workersA = new JobWorkers(redis, prefix, pino({ level: 'silent' }), 'inst-a');
     closers.push(() => workersA.close());
     workersA.register<{ n: number }, string>(QUEUES.changeRequestMerge, async () => 'a');
