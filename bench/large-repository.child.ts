@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   let outcome: string;
   try {
     if (mode === 'quire') {
-      const result = await importGitRepository({ url, cacheDir: dir, projectDirectory: 'docs', maxBytes: maxBytes ? Number(maxBytes) : undefined });
+      const result = await importGitRepository({ url, cacheDir: dir, projectDirectory: 'docs', allowedHosts: [new URL(url).host], maxBytes: maxBytes ? Number(maxBytes) : undefined });
       outcome = `${Object.keys(result.files).length} files`;
     } else {
       const gitdir = `${dir}/raw.git`;
