@@ -77,6 +77,7 @@ import { CustomHostnamesController } from './custom-hostnames/custom-hostnames.c
 import { CustomHostnameReservations } from './custom-hostnames/custom-hostname-reservations';
 import { SetCustomHostnameHandler } from './custom-hostnames/set-custom-hostname/set-custom-hostname.handler';
 import { RemoveCustomHostnameHandler } from './custom-hostnames/remove-custom-hostname/remove-custom-hostname.handler';
+import { sitesControllers, sitesProviders } from './sites/sites.providers';
 
 const commandHandlers = [ImportGitRepositoryHandler, ExportGitRepositoryHandler, CreateUserHandler, CreateAccessTokenHandler, CreateOrganizationHandler, SetMemberRoleHandler, SetOrganizationMergeRulesHandler,
   CreateSpaceHandler, UpdateSpaceHandler, DuplicateSpaceHandler, DeleteSpaceHandler, RestoreSpaceHandler,
@@ -93,7 +94,7 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [InfrastructureModule.forRuntime(runtime), CqrsModule.forRoot(), OperatorsModule.forRuntime(runtime), ...extra],
-      controllers: [HealthController, UsersController, OrganizationsController, SpacesController, CollectionsController, PermissionsController, SpaceContentController, RevisionContentController, RevisionChangesController, ListRevisionsController, RestoreRevisionController, PageDiffController, ImportGitRepositoryController, ListGitImportsController, ExportGitRepositoryController, ListGitExportsController, ChangeRequestsController, MergeChangeRequestController, UpdateChangeRequestController, ChangeRequestContentController, ChangeRequestReviewsController, CommentsController, OrganizationChangeRequestsController, IntegrationsController, UrlsController, SearchController, AskController, CustomHostnamesController, siteController(runtime.config)],
+      controllers: [HealthController, UsersController, OrganizationsController, SpacesController, CollectionsController, PermissionsController, SpaceContentController, RevisionContentController, RevisionChangesController, ListRevisionsController, RestoreRevisionController, PageDiffController, ImportGitRepositoryController, ListGitImportsController, ExportGitRepositoryController, ListGitExportsController, ChangeRequestsController, MergeChangeRequestController, UpdateChangeRequestController, ChangeRequestContentController, ChangeRequestReviewsController, CommentsController, OrganizationChangeRequestsController, IntegrationsController, UrlsController, SearchController, AskController, CustomHostnamesController, siteController(runtime.config), ...sitesControllers],
       providers: [
         ContentReader,
         RevisionChanges,
@@ -107,6 +108,7 @@ export class ApiModule {
         SitePages,
         CustomHostSites,
         CustomHostnameReservations,
+        ...sitesProviders,
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: GitBookErrorFilter },
       ],

@@ -41,3 +41,7 @@ export * from './comment/comment.decide';
 export * from './installation/installation.events';
 export * from './installation/installation.state';
 export * from './installation/installation.decide';
+export * from './site/site.events';
+export * from './site/site.state';
+export * from './site/site.decide';
+export * from './site/site-customization';

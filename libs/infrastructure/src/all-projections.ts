@@ -15,6 +15,7 @@ import { commentsProjection } from '@quire/read-models/comments/comments.project
 import { changeRequestContributorsProjection } from '@quire/read-models/change-request-contributors/contributors.projection';
 import { integrationsProjection } from '@quire/read-models/integrations/integrations.projection';
 import { searchProjection } from '@quire/search/search.projection';
+import { sitesProjection } from '@quire/read-models/sites/sites.projection';
 
 export interface ProjectionDeps {
   /** Page bytes, for read models that need page text (content, search). */
@@ -23,5 +24,5 @@ export interface ProjectionDeps {
 
 /** Every read model of the product; the projector runs them, `replay` rebuilds them. */
 export function allProjections(deps: ProjectionDeps): Projection[] {
-  return [identityProjection, spacesProjection, collectionsProjection, permissionsProjection, contentProjection(deps.contentStore), gitImportsProjection, gitExportsProjection, changeRequestsProjection, changeRequestReviewsProjection, commentsProjection, changeRequestContributorsProjection, integrationsProjection, searchProjection(deps.contentStore), revisionHistoryProjection];
+  return [identityProjection, spacesProjection, collectionsProjection, permissionsProjection, contentProjection(deps.contentStore), gitImportsProjection, gitExportsProjection, changeRequestsProjection, changeRequestReviewsProjection, commentsProjection, changeRequestContributorsProjection, integrationsProjection, searchProjection(deps.contentStore), revisionHistoryProjection, sitesProjection];
 }

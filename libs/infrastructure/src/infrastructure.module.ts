@@ -17,6 +17,7 @@ import { ChangeRequestReviewQueries } from '@quire/read-models/change-request-re
 import { CommentQueries } from '@quire/read-models/comments/comments.queries';
 import { ChangeRequestContributorQueries } from '@quire/read-models/change-request-contributors/contributors.queries';
 import { IntegrationQueries } from '@quire/read-models/integrations/integrations.queries';
+import { SiteQueries } from '@quire/read-models/sites/sites.queries';
 
 /** Exposes one process's Runtime (connections, projector, executor) to Nest's container. */
 @Global()
@@ -50,8 +51,9 @@ export class InfrastructureModule {
         { provide: OrganizationChangeRequestQueries, useValue: new OrganizationChangeRequestQueries(runtime.db) },
         { provide: ChangeRequestContributorQueries, useValue: new ChangeRequestContributorQueries(runtime.db) },
         { provide: IntegrationQueries, useValue: new IntegrationQueries(runtime.db) },
+        { provide: SiteQueries, useValue: new SiteQueries(runtime.db) },
       ],
-      exports: [Runtime, ContentStore, JobQueues, ContentQueries, GitImportQueries, GitExportQueries, RevisionHistoryQueries, QUIRE_CONFIG, LOGGER, DB, EVENT_STORE, PROJECTOR, REDIS, CommandExecutor, IdentityQueries, SpaceQueries, CollectionQueries, AccessQueries, ChangeRequestQueries, ChangeRequestReviewQueries, CommentQueries, ChangeRequestContributorQueries, OrganizationChangeRequestQueries, IntegrationQueries],
+      exports: [Runtime, ContentStore, JobQueues, ContentQueries, GitImportQueries, GitExportQueries, RevisionHistoryQueries, QUIRE_CONFIG, LOGGER, DB, EVENT_STORE, PROJECTOR, REDIS, CommandExecutor, IdentityQueries, SpaceQueries, CollectionQueries, AccessQueries, ChangeRequestQueries, ChangeRequestReviewQueries, CommentQueries, ChangeRequestContributorQueries, OrganizationChangeRequestQueries, IntegrationQueries, SiteQueries],
     };
   }
 }

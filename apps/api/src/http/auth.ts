@@ -4,12 +4,19 @@ import { createHash } from 'crypto';
 import { DomainError } from '@quire/domain';
 import { IdentityQueries, UserRow } from '@quire/read-models/identity/identity.queries';
 import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
+import { looksLikeJwt, SiteTokenClaims, SiteTokens } from '../sites/site-tokens/site-tokens';
+import { siteTokenMayCall } from '../sites/site-tokens/site-token-routes';
 
 export const INSTANCE_ADMIN_ID = 'instance-admin';
 
 export interface Caller {
   user: UserRow;
   instanceAdmin: boolean;
+  /**
+   * Set for a site token (POST /v1/urls/published): a visitor of that site, who may only read
+   * its published content. `user` is then a stand-in without memberships or grants.
+   */
+  site?: SiteTokenClaims;
 }
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -27,6 +34,7 @@ export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly identity: IdentityQueries,
+    private readonly siteTokens: SiteTokens,
     @Inject(QUIRE_CONFIG) config: QuireConfig,
   ) {
     this.adminHash = config.adminToken ? hashToken(config.adminToken) : undefined;
@@ -38,6 +46,14 @@ export class AuthGuard implements CanActivate {
     const header: string | undefined = request.headers.authorization;
     const match = header && /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match) throw new DomainError('unauthorized', 'Authentication required: send Authorization: Bearer <token>');
+    if (looksLikeJwt(match[1])) {
+      const site = await this.siteTokens.verify(match[1]);
+      if (!siteTokenMayCall(request.method, request.routeOptions?.url)) {
+        throw new DomainError('forbidden', "A site token only reads its site's published content");
+      }
+      request.caller = siteVisitor(site);
+      return true;
+    }
     request.caller = await this.resolve(match[1]);
     return true;
   }
@@ -60,6 +76,12 @@ export class AuthGuard implements CanActivate {
     this.cache.set(hash, { caller, until: now + 30_000 });
     return caller;
   }
+}
+
+/** A site token's caller: no user of the instance, so no membership or grant applies to it. */
+function siteVisitor(site: SiteTokenClaims): Caller {
+  const user: UserRow = { id: `site-visitor:${site.site}`, display_name: 'Site visitor', email: '', photo_url: null, instance_admin: false, created_at: new Date(0) };
+  return { user, instanceAdmin: false, site };
 }
 
 export const CurrentCaller = createParamDecorator((_: unknown, ctx: ExecutionContext): Caller => ctx.switchToHttp().getRequest().caller);

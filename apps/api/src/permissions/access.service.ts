@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { badRequest, decodeLevel, DomainError, effectiveRole, isRole, notFound, Role, roleAtLeast } from '@quire/domain';
 import { IdentityQueries, OrganizationRow } from '@quire/read-models/identity/identity.queries';
 import { AccessFactsRow, AccessQueries, CollectionAccessRow, SpaceAccessRow } from '@quire/read-models/permissions/permissions.queries';
+import { SiteQueries } from '@quire/read-models/sites/sites.queries';
 import { Caller } from '../http/auth';
 import { entityId, parseInput } from '../http/validation';
 
@@ -11,12 +12,15 @@ import { entityId, parseInput } from '../http/validation';
  * access facts in a single query, then applies `effectiveRole` from the domain:
  * - 404 when the caller cannot see the resource (no role at all), so its existence is not revealed;
  * - 403 when they can see it but their role is below what the operation needs.
+ * A site token (Caller.site) reads the spaces its site publishes, while it publishes them, and
+ * nothing else: no organization, collection or write.
  */
 @Injectable()
 export class AccessService {
   constructor(
     private readonly access: AccessQueries,
     private readonly identity: IdentityQueries,
+    private readonly sites: SiteQueries,
   ) {}
 
   /**
@@ -30,6 +34,7 @@ export class AccessService {
     opts: { deleted?: boolean; sharedWith?: (space: SpaceAccessRow) => boolean } = {},
   ): Promise<{ space: SpaceAccessRow; role: Role }> {
     parseInput(entityId, spaceId, 'spaceId');
+    if (caller.site) return this.publishedSpaceAccess(caller, spaceId, needed);
     const space = await this.access.space(spaceId, caller.user.id);
     // A share link (opts.sharedWith: the request holds the space's share key) lets anyone read.
     const role = space ? (this.roleOf(caller, space) ?? (opts.sharedWith?.(space) ? 'read' : null)) : null;
@@ -40,6 +45,7 @@ export class AccessService {
 
   async collectionAccess(caller: Caller, collectionId: string, needed: Role = 'read'): Promise<{ collection: CollectionAccessRow; role: Role }> {
     parseInput(entityId, collectionId, 'collectionId');
+    if (caller.site) throw siteTokenRefused();
     const collection = await this.access.collection(collectionId, caller.user.id);
     const role = collection ? this.roleOf(caller, collection) : null;
     if (!collection || !role) throw notFound('Collection not found');
@@ -50,6 +56,7 @@ export class AccessService {
   /** Members (and the instance admin) see their organization; others get 404. */
   async organizationAccess(caller: Caller, organizationId: string, needed: Role = 'read'): Promise<{ organization: OrganizationRow; role: Role }> {
     parseInput(entityId, organizationId, 'organizationId');
+    if (caller.site) throw siteTokenRefused();
     const organization = await this.identity.organization(organizationId);
     const memberRole = organization ? await this.identity.memberRole(organizationId, caller.user.id) : undefined;
     const role: Role | null = caller.instanceAdmin ? 'admin' : isRole(memberRole) ? memberRole : null;
@@ -97,6 +104,20 @@ export class AccessService {
     return collection;
   }
 
+  /**
+   * A site token reads a space while its site is published and shows that space (and, for a
+   * share-link site, while the share link it came through is active): read-only, and a space
+   * outside its site does not exist for it.
+   */
+  private async publishedSpaceAccess(caller: Caller, spaceId: string, needed: Role): Promise<{ space: SpaceAccessRow; role: Role }> {
+    const site = caller.site!;
+    if (!site.spaces.includes(spaceId) || !(await this.sites.publishesSpace(site.site, spaceId, site.shareLink))) throw notFound('Space not found');
+    const space = await this.access.space(spaceId, caller.user.id);
+    if (!space || space.deleted_at) throw notFound('Space not found');
+    if (!roleAtLeast('read', needed)) throw siteTokenRefused();
+    return { space, role: 'read' };
+  }
+
   /** The caller's effective role from the facts read with a space or collection. */
   roleOf(caller: Caller, facts: AccessFactsRow): Role | null {
     return effectiveRole({
@@ -106,6 +127,10 @@ export class AccessService {
       grants: [isRole(facts.granted_role) ? facts.granted_role : null],
     });
   }
+}
+
+function siteTokenRefused(): DomainError {
+  return new DomainError('forbidden', "A site token only reads its site's published content");
 }
 
 function insufficient(what: string, needed: Role): DomainError {

@@ -53,6 +53,7 @@ const schema = z.object({
   QUIRE_APP_URL: optional(url(['http:', 'https:'])),
   QUIRE_PUBLISHED_URL: optional(url(['http:', 'https:'])),
   QUIRE_SECRET_KEY: optional(z.string().min(32, 'must be at least 32 characters')),
+  QUIRE_SITE_TOKEN_KEY: optional(z.string().min(32, 'must be at least 32 characters')),
   QUIRE_ASK_MODEL_URL: optional(url(['http:', 'https:'])),
   QUIRE_ASK_MODEL: z.string().default('gpt-4o-mini'),
   QUIRE_ASK_MODEL_KEY: optional(z.string()),
@@ -92,6 +93,8 @@ export interface QuireConfig {
   appUrl: string;
   publishedUrl: string;
   secretKey?: string;
+  /** Signs site tokens (POST /v1/urls/published); unset: a key generated once under DATA_DIR/secrets. */
+  siteTokenKey?: string;
   askModel?: { url: string; model: string; key?: string };
   /** How long ask waits for the model before answering from the sources. */
   askModelTimeoutMs: number;
@@ -140,6 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     appUrl: stripSlash(e.QUIRE_APP_URL ?? publicUrl),
     publishedUrl: stripSlash(e.QUIRE_PUBLISHED_URL ?? `${publicUrl}/sites`),
     secretKey: e.QUIRE_SECRET_KEY,
+    siteTokenKey: e.QUIRE_SITE_TOKEN_KEY,
     askModel: e.QUIRE_ASK_MODEL_URL
       ? { url: e.QUIRE_ASK_MODEL_URL, model: e.QUIRE_ASK_MODEL, key: e.QUIRE_ASK_MODEL_KEY }
       : undefined,

@@ -1,0 +1,12 @@
+import { ChangeSiteHandler } from './change-site/change-site.handler';
+import { CreateSiteHandler } from './create-site/create-site.handler';
+import { SiteAccess } from './site-access.service';
+import { SiteRedirectsController } from './site-redirects.controller';
+import { SiteShareLinksController } from './site-share-links.controller';
+import { SiteSpacesController } from './site-spaces.controller';
+import { SiteTokens } from './site-tokens/site-tokens';
+import { SitesController } from './sites.controller';
+
+/** Sites: their management API, and the site tokens that GitBook's renderer reads with. */
+export const sitesControllers = [SitesController, SiteSpacesController, SiteShareLinksController, SiteRedirectsController];
+export const sitesProviders = [CreateSiteHandler, ChangeSiteHandler, SiteAccess, SiteTokens];
