@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { badRequest, decodeLevel, DomainError, effectiveRole, isRole, notFound, Role, roleAtLeast } from '@quire/domain';
 import { IdentityQueries, OrganizationRow } from '@quire/read-models/identity/identity.queries';
 import { AccessFactsRow, AccessQueries, CollectionAccessRow, SpaceAccessRow } from '@quire/read-models/permissions/permissions.queries';
-import { SiteQueries } from '@quire/read-models/sites/sites.queries';
 import { Caller } from '../http/auth';
 import { entityId, parseInput } from '../http/validation';
 
@@ -20,7 +19,6 @@ export class AccessService {
   constructor(
     private readonly access: AccessQueries,
     private readonly identity: IdentityQueries,
-    private readonly sites: SiteQueries,
   ) {}
 
   /**
@@ -105,21 +103,23 @@ export class AccessService {
   }
 
   /**
-   * A site token reads a space while its site is published and shows that space (and, for a
-   * share-link site, while the share link it came through is active): read-only, and a space
-   * outside its site does not exist for it.
+   * A site token reads a space while its site publishes it (AuthGuard narrowed `spaces` to
+   * those): read-only, and a space outside its site does not exist for it.
    */
   private async publishedSpaceAccess(caller: Caller, spaceId: string, needed: Role): Promise<{ space: SpaceAccessRow; role: Role }> {
-    const site = caller.site!;
-    if (!site.spaces.includes(spaceId) || !(await this.sites.publishesSpace(site.site, spaceId, site.shareLink))) throw notFound('Space not found');
+    if (!caller.site!.spaces.includes(spaceId)) throw notFound('Space not found');
     const space = await this.access.space(spaceId, caller.user.id);
     if (!space || space.deleted_at) throw notFound('Space not found');
     if (!roleAtLeast('read', needed)) throw siteTokenRefused();
     return { space, role: 'read' };
   }
 
-  /** The caller's effective role from the facts read with a space or collection. */
+  /**
+   * The caller's effective role from the facts read with a space or collection. A site token
+   * reads: it only reaches routes about a space its site publishes, which AuthGuard checked.
+   */
   roleOf(caller: Caller, facts: AccessFactsRow): Role | null {
+    if (caller.site) return 'read';
     return effectiveRole({
       instanceAdmin: caller.instanceAdmin,
       organizationRole: isRole(facts.organization_role) ? facts.organization_role : null,

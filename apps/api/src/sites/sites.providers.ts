@@ -6,7 +6,9 @@ import { SiteShareLinksController } from './site-share-links.controller';
 import { SiteSpacesController } from './site-spaces.controller';
 import { SiteTokens } from './site-tokens/site-tokens';
 import { SitesController } from './sites.controller';
+import { PublishedSites } from './published/published-sites.service';
+import { ResolvePublishedUrlController } from './published/resolve-published-url.controller';
 
 /** Sites: their management API, and the site tokens that GitBook's renderer reads with. */
-export const sitesControllers = [SitesController, SiteSpacesController, SiteShareLinksController, SiteRedirectsController];
-export const sitesProviders = [CreateSiteHandler, ChangeSiteHandler, SiteAccess, SiteTokens];
+export const sitesControllers = [SitesController, SiteSpacesController, SiteShareLinksController, SiteRedirectsController, ResolvePublishedUrlController];
+export const sitesProviders = [CreateSiteHandler, ChangeSiteHandler, SiteAccess, SiteTokens, PublishedSites];

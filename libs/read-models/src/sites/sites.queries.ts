@@ -34,6 +34,12 @@ export interface SiteSpaceRow {
   created_at: Date;
 }
 
+/** A site space a published site shows: its space is live (not deleted) and it is not hidden. */
+export interface PublishedSiteSpaceRow extends SiteSpaceRow {
+  space_title: string;
+  revision: string;
+}
+
 export interface SiteShareLinkRow {
   id: string;
   site_id: string;
@@ -77,18 +83,17 @@ export class SiteQueries {
   }
 
   /**
-   * Whether a site publishes a space now: published, showing it, and for a share-link site
-   * reached through `shareLinkId`, that link still active. What a site token is checked against.
+   * The spaces a site publishes now: none unless it is published and, for a share-link site,
+   * `shareLinkId` names an active share link of it. What a site token is checked against.
    */
-  async publishesSpace(siteId: string, spaceId: string, shareLinkId: string | undefined): Promise<boolean> {
-    const r = await this.db.query(
-      `SELECT 1 FROM rm_sites s
-        WHERE s.id = $1 AND s.published
-          AND EXISTS (SELECT 1 FROM rm_site_spaces ss WHERE ss.site_id = s.id AND ss.space_id = $2)
-          AND (s.visibility <> 'share-link' OR EXISTS (SELECT 1 FROM rm_site_share_links l WHERE l.site_id = s.id AND l.id = $3 AND l.active))`,
-      [siteId, spaceId, shareLinkId ?? null],
+  async publishedSpaceIds(siteId: string, shareLinkId: string | undefined): Promise<string[]> {
+    const r = await this.db.query<{ space_id: string }>(
+      `SELECT ss.space_id FROM rm_sites s JOIN rm_site_spaces ss ON ss.site_id = s.id
+        WHERE s.id = $1 AND s.published AND NOT ss.hidden
+          AND (s.visibility <> 'share-link' OR EXISTS (SELECT 1 FROM rm_site_share_links l WHERE l.site_id = s.id AND l.id = $2 AND l.active))`,
+      [siteId, shareLinkId ?? null],
     );
-    return r.rows.length > 0;
+    return r.rows.map((row) => row.space_id);
   }
 
   /** Sites of an organization, oldest first; `published` and `title` (a part of it, any case) filter them. */
@@ -107,6 +112,16 @@ export class SiteQueries {
   /** A site's site spaces in the order they were added (a site has at most 100). */
   async siteSpaces(siteId: string): Promise<SiteSpaceRow[]> {
     return (await this.db.query<SiteSpaceRow>(`SELECT * FROM rm_site_spaces WHERE site_id = $1 ORDER BY position`, [siteId])).rows;
+  }
+
+  /** The site spaces a published site shows visitors, in order, with their spaces' live revisions. */
+  async publishedSiteSpaces(siteId: string): Promise<PublishedSiteSpaceRow[]> {
+    const r = await this.db.query<PublishedSiteSpaceRow>(
+      `SELECT ss.*, sp.title AS space_title, sp.revision FROM rm_site_spaces ss JOIN rm_spaces sp ON sp.id = ss.space_id
+        WHERE ss.site_id = $1 AND NOT ss.hidden AND sp.deleted_at IS NULL ORDER BY ss.position`,
+      [siteId],
+    );
+    return r.rows;
   }
 
   async shareLinks(siteId: string, opts: { page?: string; limit: number }): Promise<ListResponse<SiteShareLinkRow>> {
