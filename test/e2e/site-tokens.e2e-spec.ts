@@ -188,4 +188,53 @@ describe('published URLs and site tokens (e2e)', () => {
     expect(r.body).toMatchObject({ siteSpace: second.id, space: internal.id, pathname: 'guides/install', basePath: `${new URL(q.config.publishedUrl).pathname}/acme/two/${second.path}/` });
     expect(decodeJwt(r.body.apiToken).spaces).toEqual([docs.id, internal.id]);
   });
+
+  it('gives the renderer the published site: the site, its site spaces and a complete customization', async () => {
+    const token = await tokenFor(siteUrl);
+    const { data } = await q.client(token).orgs.getPublishedContentSite(orgId, siteId);
+    expect(data).toMatchObject({
+      object: 'published-content-site',
+      site: { id: siteId, published: true, urls: { published: siteUrl } },
+      structure: { type: 'siteSpaces', structure: [{ object: 'site-space', default: true, space: { id: docs.id }, urls: { published: siteUrl } }] },
+      customizations: { site: { styling: { theme: 'clean' }, themes: { default: 'light' } } },
+      scripts: [],
+    });
+    const [siteSpace] = (data.structure as any).structure;
+    expect(data.customizations.siteSpaces[siteSpace.id]).toEqual(data.customizations.site);
+    // The internal space is in no site: it shows nowhere.
+    expect(JSON.stringify(data)).not.toContain(internal.id);
+    // A token of this site reads no other site, even of the same organization.
+    const other = (await owner.api.orgs.createSite(orgId, { title: 'Other', spaces: [internal.id] })).data;
+    await owner.api.orgs.publishSite(orgId, other.id);
+    expect((await q.http('GET', `/v1/orgs/${orgId}/sites/${other.id}/published`, { token })).status).toBe(404);
+    // Members and visitors with an API token see a published site too; an unpublished one is a 404.
+    expect((await q.http('GET', `/v1/orgs/${orgId}/sites/${siteId}/published`, { token: owner.token })).status).toBe(200);
+    await owner.api.orgs.unpublishSite(orgId, other.id);
+    expect((await q.http('GET', `/v1/orgs/${orgId}/sites/${other.id}/published`, { token: owner.token })).status).toBe(404);
+  });
+
+  it("searches the site's spaces and nothing else", async () => {
+    const token = await tokenFor(siteUrl);
+    const { data } = await q.client(token).orgs.searchSiteContent(orgId, siteId, { query: 'installer', scope: { mode: 'all' } } as any);
+    expect(data.items).toEqual([expect.objectContaining({ type: 'space', id: docs.id, pages: [expect.objectContaining({ title: 'Install' })] })]);
+    // The internal space has the same words, but is not part of the site.
+    expect(JSON.stringify(data)).not.toContain(internal.id);
+    const [siteSpace] = (await owner.api.orgs.listSiteSpaces(orgId, siteId)).data.items;
+    const scoped = await q.http('POST', `/v1/orgs/${orgId}/sites/${siteId}/search`, { token, body: { query: 'installer', scope: { mode: 'default', currentSiteSpace: siteSpace.id, restrictTo: 'otherSiteSpaces' } } });
+    expect(scoped.body.items).toEqual([]);
+    expect((await q.http('POST', `/v1/orgs/${orgId}/sites/${siteId}/search`, { token, body: {} })).status).toBe(400);
+  });
+
+  it('answers where a redirect of the site leads', async () => {
+    const [siteSpace] = (await owner.api.orgs.listSiteSpaces(orgId, siteId)).data.items;
+    const pages = (await q.http('GET', `/v1/spaces/${docs.id}/content`, { token: owner.token })).body.pages;
+    const install = pages.find((p: any) => p.title === 'Install');
+    await owner.api.orgs.createSiteRedirect(orgId, siteId, { source: '/setup', destination: { kind: 'site-page', siteSpaceId: siteSpace.id, pageId: install.id } });
+    await owner.api.orgs.createSiteRedirect(orgId, siteId, { source: '/legacy/*', captureWildcard: true, destination: { kind: 'external', url: 'https://legacy.example.com/docs' } });
+    const token = await tokenFor(siteUrl);
+    const api = q.client(token);
+    expect((await api.orgs.getSiteRedirectBySource(orgId, siteId, { source: '/setup' })).data).toMatchObject({ target: `${siteUrl}/${install.path}`, redirect: { source: '/setup' } });
+    expect((await api.orgs.getSiteRedirectBySource(orgId, siteId, { source: '/legacy/a/b' })).data.target).toBe('https://legacy.example.com/docs/a/b');
+    expect((await q.http('GET', `/v1/orgs/${orgId}/sites/${siteId}/redirect?source=/nowhere`, { token })).status).toBe(404);
+  });
 });

@@ -166,6 +166,19 @@ export class SearchQueries {
     return r.rows.map((x) => ({ id: x.id, title: x.title, config: x.config, revision: x.indexed_revision }));
   }
 
+  /** Live, indexed spaces among `spaceIds` (a site's spaces: whoever may read the site may search them). */
+  async indexedSpaces(spaceIds: readonly string[]): Promise<SearchableSpace[]> {
+    const r = await this.db.query<{ id: string; title: string; config: string; indexed_revision: string }>(
+      `SELECT s.id, s.title, ss.config, ss.indexed_revision
+         FROM rm_spaces s
+         JOIN rm_search_spaces ss ON ss.space_id = s.id AND ss.indexed_revision IS NOT NULL AND NOT ss.deleted
+        WHERE s.id = ANY($1::text[]) AND s.deleted_at IS NULL
+        ORDER BY s.id`,
+      [spaceIds],
+    );
+    return r.rows.map((x) => ({ id: x.id, title: x.title, config: x.config, revision: x.indexed_revision }));
+  }
+
   async searchSpace(spaceId: string, query: string, opts: { page?: string; limit: number }): Promise<SearchResult> {
     const space = await this.space(spaceId);
     if (!space) return { items: [], count: 0 };

@@ -93,12 +93,40 @@ export const updateRedirectBody = z.object({
 export const redirectBySourceQuery = z.object({ source: z.string().min(1).max(2048), shareKey: z.string().max(500).optional() });
 export const publishedSiteQuery = z.object({ shareKey: z.string().max(500).optional() });
 
-/** GitBook's search body: the query, and optionally which site spaces to search (all by default). */
+/**
+ * GitBook's search body: the query and which site spaces to search, as a `scope` or in the
+ * older `mode` fields. Without either, every site space of the site.
+ */
 export const siteSearchBody = z.object({
   query: z.string().min(1).max(512),
-  siteSpaceIds: z.array(entityId).max(100).optional(),
+  scope: z
+    .discriminatedUnion('mode', [
+      z.object({ mode: z.literal('default'), currentSiteSpace: entityId.optional(), restrictTo: z.enum(['currentSiteSpace', 'otherSiteSpaces']).optional() }),
+      z.object({ mode: z.literal('specific'), siteSpaceIds: z.array(entityId).min(1).max(100) }),
+      z.object({ mode: z.literal('all') }),
+    ])
+    .optional(),
+  mode: z.enum(['specific', 'current', 'all']).optional(),
+  siteSpaceIds: z.array(entityId).min(1).max(100).optional(),
   siteSpaceId: entityId.optional(),
 });
+
+/**
+ * The site spaces a search covers, of the site's `shown` ones. A site has no sections in Quire,
+ * so the default scope (the current site space and each section's default) is the current site
+ * space, or every one when none is named.
+ */
+export function searchedSiteSpaces(input: z.infer<typeof siteSearchBody>, shown: string[]): string[] {
+  const scope = input.scope;
+  if (scope?.mode === 'specific') return shown.filter((id) => scope.siteSpaceIds.includes(id));
+  if (scope?.mode === 'default' && scope.currentSiteSpace) {
+    return scope.restrictTo === 'otherSiteSpaces' ? shown.filter((id) => id !== scope.currentSiteSpace) : shown.filter((id) => id === scope.currentSiteSpace);
+  }
+  if (scope) return shown;
+  if (input.siteSpaceIds) return shown.filter((id) => input.siteSpaceIds!.includes(id));
+  if (input.mode === 'current' && input.siteSpaceId) return shown.filter((id) => id === input.siteSpaceId);
+  return shown;
+}
 
 export const resolvePublishedUrlBody = z.object({ url: z.string().min(1).max(2048), redirectOnError: z.boolean().optional(), visitor: z.unknown().optional() });
 export const resolvePublishedUrlQuery = z.object({ url: z.string().min(1).max(2048), redirectOnError: z.string().optional(), visitorAuthToken: z.string().optional() });

@@ -8,7 +8,8 @@ import { SiteTokens } from './site-tokens/site-tokens';
 import { SitesController } from './sites.controller';
 import { PublishedSites } from './published/published-sites.service';
 import { ResolvePublishedUrlController } from './published/resolve-published-url.controller';
+import { PublishedSiteController } from './published/published-site.controller';
 
 /** Sites: their management API, and the site tokens that GitBook's renderer reads with. */
-export const sitesControllers = [SitesController, SiteSpacesController, SiteShareLinksController, SiteRedirectsController, ResolvePublishedUrlController];
+export const sitesControllers = [SitesController, SiteSpacesController, SiteShareLinksController, SiteRedirectsController, ResolvePublishedUrlController, PublishedSiteController];
 export const sitesProviders = [CreateSiteHandler, ChangeSiteHandler, SiteAccess, SiteTokens, PublishedSites];
