@@ -15,6 +15,7 @@ const BENCHES: Record<string, () => Promise<{ run(): Promise<unknown> }>> = {
   merge: () => import('./merge'),
   'read-path': () => import('./read-path'),
   'revision-changes': () => import('./revision-changes'),
+  'site-reads': () => import('./site-reads'),
   search: () => import('./search'),
   'search-quality': () => import('./search-quality'),
 };

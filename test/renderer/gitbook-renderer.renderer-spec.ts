@@ -1,0 +1,203 @@
+/**
+ * GitBook's own renderer (github.com/GitbookIO/gitbook) serving a site of Quire: every page of
+ * a real GitBook repository imported into Quire renders with its text and the site's
+ * navigation, the search box finds words of those pages, and a private space never shows.
+ *
+ * Not part of `npm test` (the renderer is a 2.4 GB install): `npm run test:renderer`, after
+ * building the renderer with scripts/renderer/build-renderer.sh (docs/gitbook-renderer.md).
+ *   GITBOOK_RENDERER_DIR    the built checkout (default /tmp/gitbook-renderer)
+ *   QUIRE_RENDERER_API_URL  the Quire URL the renderer was built with (default http://127.0.0.1:3916);
+ *                           this check serves Quire there
+ *   RENDERER_PORT           where the renderer listens (default 3100, its GITBOOK_URL's port)
+ *   RENDERER_DOCS_REPO      a GitBook docs repository, as a git URL or path (default
+ *                           https://github.com/GitbookIO/public-docs.git)
+ *   RENDERER_DOCS_SPACES    its folders imported as the site's spaces (default guides,developers);
+ *                           RENDERER_PRIVATE_SPACE the folder imported as a private space (policies)
+ */
+import { ChildProcess, execFileSync, spawn } from 'child_process';
+import { existsSync, mkdtempSync, rmSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { until } from '../chaos/chaos-support';
+import { launchTestBrowser, TestBrowser } from '../support/browser';
+import { startGitHttpServer } from '../support/git-http-server';
+import { startTestQuire, TestQuire } from '../support/quire-app';
+
+const RENDERER_DIR = process.env.GITBOOK_RENDERER_DIR ?? '/tmp/gitbook-renderer';
+const API_URL = new URL(process.env.QUIRE_RENDERER_API_URL ?? 'http://127.0.0.1:3916');
+const RENDERER_PORT = Number(process.env.RENDERER_PORT ?? 3100);
+const DOCS_REPO = process.env.RENDERER_DOCS_REPO ?? 'https://github.com/GitbookIO/public-docs.git';
+const SITE_FOLDERS = (process.env.RENDERER_DOCS_SPACES ?? 'guides,developers').split(',').filter(Boolean);
+const PRIVATE_FOLDER = process.env.RENDERER_PRIVATE_SPACE ?? 'policies';
+const renderer = `http://localhost:${RENDERER_PORT}`;
+
+interface SitePage {
+  siteSpacePath: string | null;
+  spaceTitle: string;
+  title: string;
+  path: string;
+}
+
+const decodeEntities = (s: string) =>
+  s
+    .replace(/&#x([0-9a-f]+);/gi, (_, h) => String.fromCodePoint(parseInt(h, 16)))
+    .replace(/&#(\d+);/g, (_, d) => String.fromCodePoint(Number(d)))
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&amp;/g, '&');
+/** The visible text of an HTML page, roughly: enough to look for a title or a word. */
+const textOf = (html: string) => decodeEntities(html.replace(/<script[\s\S]*?<\/script>/gi, ' ').replace(/<style[\s\S]*?<\/style>/gi, ' ').replace(/<[^>]+>/g, ' ')).replace(/\s+/g, ' ');
+const flatten = (pages: any[]): any[] => pages.flatMap((p) => [p, ...flatten(p.pages ?? [])]);
+
+describe('GitBook renderer serving a Quire site', () => {
+  let q: TestQuire;
+  let git: Awaited<ReturnType<typeof startGitHttpServer>>;
+  let gitRoot: string;
+  let owner: Awaited<ReturnType<TestQuire['createUser']>>;
+  let orgId: string;
+  let siteId: string;
+  let siteSpaces: any[];
+  let pages: SitePage[];
+  let privateTitles: string[];
+  let next: ChildProcess;
+  let nextLog = '';
+  /** The renderer's address of a path of the site (its `/url/<host>/...` form). */
+  const siteAddress = (path = '') => `${renderer}/url/${API_URL.host}/sites/acme/docs${path ? `/${path}` : ''}`;
+  const pageAddress = (p: SitePage) => siteAddress([p.siteSpacePath, p.path].filter(Boolean).join('/'));
+
+  async function importFolder(spaceId: string, folder: string) {
+    const r = await q.http('POST', `/v1/spaces/${spaceId}/git/import`, {
+      token: owner.token,
+      body: { url: `${git.url}/public-docs.git`, ref: 'refs/heads/main', repoProjectDirectory: folder },
+    });
+    expect(r.status).toBe(204);
+    const run = await until(`the import of ${folder}`, async () => (await q.http('GET', `/v1/spaces/${spaceId}/git/imports`, { token: owner.token })).body.items.find((i: any) => !['queued', 'running'].includes(i.status)), 300_000, 500);
+    expect(run.status).toBe('completed');
+  }
+
+  beforeAll(async () => {
+    if (!existsSync(join(RENDERER_DIR, 'packages/gitbook/.next/BUILD_ID'))) throw new Error(`No built renderer in ${RENDERER_DIR}: run scripts/renderer/build-renderer.sh first`);
+    gitRoot = mkdtempSync(join(tmpdir(), 'quire-renderer-docs-'));
+    execFileSync('git', ['clone', '--quiet', '--bare', DOCS_REPO, join(gitRoot, 'public-docs.git')]);
+    // The import asks for refs/heads/main whatever the repository's HEAD is called.
+    const head = execFileSync('git', ['--git-dir', join(gitRoot, 'public-docs.git'), 'rev-parse', 'HEAD']).toString().trim();
+    execFileSync('git', ['--git-dir', join(gitRoot, 'public-docs.git'), 'update-ref', 'refs/heads/main', head]);
+    git = await startGitHttpServer({ root: gitRoot });
+
+    const publicUrl = API_URL.origin;
+    q = await startTestQuire({ port: Number(API_URL.port), publicUrl, appUrl: publicUrl, publishedUrl: `${publicUrl}/sites` });
+    owner = await q.createUser('Docs Owner');
+    orgId = (await q.http('POST', '/v1/orgs', { token: owner.token, body: { title: 'Acme', hostname: 'acme' } })).body.id;
+    const spaces: any[] = [];
+    for (const folder of [...SITE_FOLDERS, PRIVATE_FOLDER]) {
+      const space = (await q.http('POST', `/v1/orgs/${orgId}/spaces`, { token: owner.token, body: { title: folder[0].toUpperCase() + folder.slice(1) } })).body;
+      await importFolder(space.id, folder);
+      spaces.push(space);
+    }
+    const privateSpace = spaces.pop();
+    await q.http('PATCH', `/v1/spaces/${privateSpace.id}`, { token: owner.token, body: { visibility: 'private' } });
+    privateTitles = flatten((await q.http('GET', `/v1/spaces/${privateSpace.id}/content`, { token: owner.token })).body.pages).map((p) => p.title);
+
+    const site = (await owner.api.orgs.createSite(orgId, { title: 'GitBook Docs', spaces: spaces.map((s) => s.id) })).data;
+    siteId = site.id;
+    await owner.api.orgs.updateSiteById(orgId, siteId, { basename: 'docs' });
+    await owner.api.orgs.publishSite(orgId, siteId);
+    siteSpaces = (await owner.api.orgs.listSiteSpaces(orgId, siteId)).data.items;
+    pages = [];
+    for (const siteSpace of siteSpaces) {
+      const content = (await q.http('GET', `/v1/spaces/${siteSpace.space.id}/content`, { token: owner.token })).body;
+      for (const page of flatten(content.pages)) {
+        if (page.type !== 'document' || page.hidden) continue;
+        pages.push({ siteSpacePath: siteSpace.default ? null : siteSpace.path, spaceTitle: siteSpace.title, title: page.title, path: page.path });
+      }
+    }
+
+    next = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', String(RENDERER_PORT)], {
+      cwd: join(RENDERER_DIR, 'packages/gitbook'),
+      env: { ...process.env, NODE_ENV: 'production', GITBOOK_URL: renderer, NEXT_TELEMETRY_DISABLED: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    next.stdout!.on('data', (d) => (nextLog += d));
+    next.stderr!.on('data', (d) => (nextLog += d));
+    await until('the renderer to listen', async () => (await fetch(renderer).catch(() => undefined))?.status, 120_000, 500);
+  }, 900_000);
+
+  afterAll(async () => {
+    next?.kill('SIGTERM');
+    await q?.close();
+    await git?.close();
+    if (gitRoot) rmSync(gitRoot, { recursive: true, force: true });
+  });
+
+  it('renders every page of the imported repository with its text and the site navigation', async () => {
+    expect(pages.length).toBeGreaterThan(20);
+    // The navigation of every page shows the site's space switcher and the space's top pages.
+    const failures: string[] = [];
+    const queue = [...pages];
+    const worker = async () => {
+      for (let p = queue.shift(); p; p = queue.shift()) {
+        const res = await fetch(pageAddress(p), { redirect: 'manual' }).catch((err) => err as Error);
+        if (res instanceof Error) {
+          failures.push(`${p.path}: ${res.message}`);
+          continue;
+        }
+        const html = await res.text();
+        const text = textOf(html);
+        const spaceTops = pages.filter((o) => o.siteSpacePath === p.siteSpacePath && !o.path.includes('/')).slice(0, 3);
+        const problems = [
+          res.status !== 200 && `status ${res.status}`,
+          !text.includes(p.title.trim()) && `no title "${p.title}"`,
+          ...spaceTops.filter((o) => !text.includes(o.title.trim())).map((o) => `no navigation entry "${o.title}"`),
+          ...siteSpaces.filter((s) => !text.includes(s.title)).map((s) => `no site space "${s.title}"`),
+          ...privateTitles.filter((t) => t.length > 12 && text.includes(t)).map((t) => `private page "${t}" shown`),
+        ].filter(Boolean);
+        if (problems.length) failures.push(`${pageAddress(p)}: ${problems.join(', ')}`);
+      }
+    };
+    await Promise.all([worker(), worker(), worker()]);
+    if (failures.length) console.log(nextLog.slice(-5000));
+    expect(failures).toEqual([]);
+  }, 1_800_000);
+
+  it("finds words of the pages through the renderer's search box", async () => {
+    // A word of a page's body that is in no page title, so only Quire's site search can find it.
+    const siteSpace = siteSpaces[siteSpaces.length - 1];
+    const titles = pages.map((p) => p.title.toLowerCase()).join(' ');
+    const hits = async (word: string) => (await q.http('POST', `/v1/orgs/${orgId}/sites/${siteId}/search`, { token: owner.token, body: { query: word, scope: { mode: 'all' } } })).body.items;
+    let word: string | undefined;
+    let expected: string | undefined;
+    for (const candidate of ['authentication', 'webhook', 'pagination', 'configuration', 'installation', 'permissions']) {
+      if (titles.includes(candidate)) continue;
+      const found = await hits(candidate);
+      if (found.length) {
+        word = candidate;
+        expected = found[0].pages[0].title;
+        break;
+      }
+    }
+    expect(word).toBeDefined();
+    const browser: TestBrowser = await launchTestBrowser();
+    try {
+      const page = await browser.context.newPage();
+      const start = pages.find((p) => p.siteSpacePath === (siteSpace.default ? null : siteSpace.path))!;
+      await page.goto(`${pageAddress(start)}?q=${encodeURIComponent(word!)}`, { waitUntil: 'domcontentloaded', timeout: 120_000 });
+      await page.getByRole('link', { name: new RegExp(expected!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i') }).first().waitFor({ timeout: 60_000 });
+    } finally {
+      await browser.close();
+    }
+  }, 300_000);
+
+  it('never shows a private space, nor a space that is not in the site', async () => {
+    const privateSpace = (await q.http('GET', `/v1/orgs/${orgId}/spaces`, { token: owner.token })).body.items.find((s: any) => s.visibility === 'private');
+    for (const address of [siteAddress(privateSpace.id), siteAddress(`${privateSpace.id}/README`), `${renderer}/url/${API_URL.host}/sites/acme/${privateSpace.id}`]) {
+      const res = await fetch(address, { redirect: 'manual' });
+      const text = textOf(await res.text());
+      expect([address, privateTitles.filter((t) => t.length > 12 && text.includes(t))]).toEqual([address, []]);
+    }
+    const word = privateTitles.find((t) => t.length > 12)!;
+    const found = await q.http('POST', `/v1/orgs/${orgId}/sites/${siteId}/search`, { token: owner.token, body: { query: word, scope: { mode: 'all' } } });
+    expect(JSON.stringify(found.body)).not.toContain(privateSpace.id);
+  }, 300_000);
+});
