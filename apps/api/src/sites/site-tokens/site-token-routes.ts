@@ -1,13 +1,13 @@
 /**
  * The routes a site token may call: the reads of a space's published content (the space, its
- * content and revisions, its search) and of the site itself (published structure, search,
+ * content, revisions and documents, its search) and of the site itself (published structure, search,
  * redirects), plus public user profiles. Everything else, and every write, is refused (403) for
  * a site token whatever it names; which spaces it may read is checked by AccessService.
  * Change requests, permissions, git sync and imports are never published content.
  */
 const READABLE: ReadonlyArray<{ methods: readonly string[]; route: RegExp }> = [
   { methods: ['GET', 'HEAD'], route: /^\/v1\/spaces\/:spaceId$/ },
-  { methods: ['GET', 'HEAD'], route: /^\/v1\/spaces\/:spaceId\/(content|revisions)(\/.*)?$/ },
+  { methods: ['GET', 'HEAD'], route: /^\/v1\/spaces\/:spaceId\/(content|revisions|documents)(\/.*)?$/ },
   { methods: ['GET', 'HEAD'], route: /^\/v1\/spaces\/:spaceId\/search$/ },
   { methods: ['GET', 'HEAD'], route: /^\/v1\/users\/:userId$/ },
   { methods: ['GET', 'HEAD'], route: /^\/v1\/orgs\/:organizationId\/sites\/:siteId\/(published|redirect)$/ },

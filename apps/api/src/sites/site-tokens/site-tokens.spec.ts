@@ -48,6 +48,7 @@ describe('site tokens', () => {
     expect(siteTokenMayCall('GET', '/v1/spaces/:spaceId')).toBe(true);
     expect(siteTokenMayCall('GET', '/v1/spaces/:spaceId/revisions/:revisionId/page/:pageId/document')).toBe(true);
     expect(siteTokenMayCall('GET', '/v1/spaces/:spaceId/content/path/*')).toBe(true);
+    expect(siteTokenMayCall('GET', '/v1/spaces/:spaceId/documents/:documentId')).toBe(true);
     expect(siteTokenMayCall('POST', '/v1/orgs/:organizationId/sites/:siteId/search')).toBe(true);
     expect(siteTokenMayCall('PATCH', '/v1/spaces/:spaceId')).toBe(false);
     expect(siteTokenMayCall('GET', '/v1/spaces/:spaceId/change-requests')).toBe(false);
