@@ -7,7 +7,9 @@
  */
 const READABLE: ReadonlyArray<{ methods: readonly string[]; route: RegExp }> = [
   { methods: ['GET', 'HEAD'], route: /^\/v1\/spaces\/:spaceId$/ },
-  { methods: ['GET', 'HEAD'], route: /^\/v1\/spaces\/:spaceId\/(content|revisions|documents)(\/.*)?$/ },
+  { methods: ['GET', 'HEAD'], route: /^\/v1\/spaces\/:spaceId\/(content|documents)(\/.*)?$/ },
+  // A revision's content, not the space's history nor semantic changes (change-request previews).
+  { methods: ['GET', 'HEAD'], route: /^\/v1\/spaces\/:spaceId\/revisions\/:revisionId(\/(pages|files|page|path|reusable-contents)(\/.*)?)?$/ },
   { methods: ['GET', 'HEAD'], route: /^\/v1\/spaces\/:spaceId\/search$/ },
   { methods: ['GET', 'HEAD'], route: /^\/v1\/users\/:userId$/ },
   { methods: ['GET', 'HEAD'], route: /^\/v1\/orgs\/:organizationId\/sites\/:siteId\/(published|redirect)$/ },

@@ -50,6 +50,11 @@ describe('site tokens', () => {
     expect(siteTokenMayCall('GET', '/v1/spaces/:spaceId/content/path/*')).toBe(true);
     expect(siteTokenMayCall('GET', '/v1/spaces/:spaceId/documents/:documentId')).toBe(true);
     expect(siteTokenMayCall('POST', '/v1/orgs/:organizationId/sites/:siteId/search')).toBe(true);
+    expect(siteTokenMayCall('GET', '/v1/spaces/:spaceId/revisions/:revisionId')).toBe(true);
+    expect(siteTokenMayCall('GET', '/v1/spaces/:spaceId/revisions/:revisionId/path/*')).toBe(true);
+    expect(siteTokenMayCall('GET', '/v1/spaces/:spaceId/revisions')).toBe(false);
+    expect(siteTokenMayCall('GET', '/v1/spaces/:spaceId/revisions/:revisionId/changes')).toBe(false);
+    expect(siteTokenMayCall('POST', '/v1/spaces/:spaceId/revisions/:revisionId/restore')).toBe(false);
     expect(siteTokenMayCall('PATCH', '/v1/spaces/:spaceId')).toBe(false);
     expect(siteTokenMayCall('GET', '/v1/spaces/:spaceId/change-requests')).toBe(false);
     expect(siteTokenMayCall('GET', '/v1/spaces/:spaceId/permissions/aggregate')).toBe(false);
