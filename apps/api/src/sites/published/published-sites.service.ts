@@ -71,23 +71,22 @@ export class PublishedSites {
   /** The site as a site token's holder sees it: the token proves the share key it was issued for. */
   async forToken(organizationId: string, siteId: string, shareLinkId: string | undefined): Promise<VisibleSite> {
     const site = await this.sites.site(siteId);
-    if (!site || site.organization_id !== organizationId || !site.published) throw nothingPublished();
-    if (site.visibility === 'share-link' && !(await this.sites.activeShareLinks(siteId)).some((l) => l.id === shareLinkId)) throw nothingPublished();
-    const siteSpaces = await this.sites.publishedSiteSpaces(siteId);
-    if (siteSpaces.length === 0) throw nothingPublished();
-    return { site, siteSpaces, ...(shareLinkId ? { shareLinkId } : {}) };
+    if (!site || site.organization_id !== organizationId) throw nothingPublished();
+    const opened = shareLinkId && (await this.sites.activeShareLinks(siteId)).some((l) => l.id === shareLinkId) ? shareLinkId : undefined;
+    return this.shown(site, opened);
   }
 
   private async visible(site: SiteRow, shareKey: string | undefined): Promise<VisibleSite> {
-    if (!site.published) throw nothingPublished();
-    let shareLinkId: string | undefined;
-    if (site.visibility === 'share-link') {
-      shareLinkId = shareLinkOpenedBy(this.config, site.id, await this.sites.activeShareLinks(site.id), shareKey);
-      if (!shareLinkId) throw nothingPublished();
-    }
+    const opened = site.visibility === 'share-link' ? shareLinkOpenedBy(this.config, site.id, await this.sites.activeShareLinks(site.id), shareKey) : undefined;
+    return this.shown(site, opened);
+  }
+
+  /** The site with its shown site spaces, if it is published to a visitor who opened `shareLinkId` (if any). */
+  private async shown(site: SiteRow, shareLinkId: string | undefined): Promise<VisibleSite> {
+    if (!site.published || (site.visibility === 'share-link' && !shareLinkId)) throw nothingPublished();
     const siteSpaces = await this.sites.publishedSiteSpaces(site.id);
     if (siteSpaces.length === 0) throw nothingPublished();
-    return { site, siteSpaces, ...(shareLinkId ? { shareLinkId } : {}) };
+    return { site, siteSpaces, ...(site.visibility === 'share-link' ? { shareLinkId } : {}) };
   }
 
   private async address(url: URL): Promise<SiteAddress | undefined> {

@@ -54,7 +54,7 @@ export class ResolvePublishedUrlController {
       spaces: [...new Set(siteSpaces.map((s) => s.space_id))],
       ...(shareLinkId ? { shareLink: shareLinkId } : {}),
     });
-    const canonicalBase = named ? siteSpaceUrl(this.config, site, named) : siteSpaceUrl(this.config, site, siteSpace);
+    const canonicalBase = siteSpaceUrl(this.config, site, siteSpace);
     return {
       organization: site.organization_id,
       site: site.id,
