@@ -30,6 +30,11 @@ const DOCS_REPO = process.env.RENDERER_DOCS_REPO ?? 'https://github.com/GitbookI
 const SITE_FOLDERS = (process.env.RENDERER_DOCS_SPACES ?? 'guides,developers').split(',').filter(Boolean);
 const PRIVATE_FOLDER = process.env.RENDERER_PRIVATE_SPACE ?? 'policies';
 const renderer = `http://localhost:${RENDERER_PORT}`;
+/**
+ * The organization's custom hostname, where its sites are published: the renderer refuses site
+ * URLs whose host has a port, so the site cannot live under Quire's own `host:port`.
+ */
+const DOCS_HOST = 'docs.acme.test';
 
 interface SitePage {
   siteSpacePath: string | null;
@@ -85,11 +90,12 @@ describe('GitBook renderer serving a Quire site', () => {
   let siteId: string;
   let siteSpaces: any[];
   let pages: SitePage[];
+  let privateSpaceId: string;
   let privateTitles: string[];
   let next: ChildProcess;
   let nextLog = '';
   /** The renderer's address of a path of the site (its `/url/<host>/...` form). */
-  const siteAddress = (path = '') => `${renderer}/url/${API_URL.host}/sites/acme/docs${path ? `/${path}` : ''}`;
+  const siteAddress = (path = '') => `${renderer}/url/${DOCS_HOST}/docs${path ? `/${path}` : ''}`;
   const pageAddress = (p: SitePage) => siteAddress([p.siteSpacePath, p.path].filter(Boolean).join('/'));
 
   async function importFolder(spaceId: string, folder: string) {
@@ -111,16 +117,16 @@ describe('GitBook renderer serving a Quire site', () => {
     const publicUrl = API_URL.origin;
     q = await startTestQuire({ port: Number(API_URL.port), publicUrl, appUrl: publicUrl, publishedUrl: `${publicUrl}/sites` });
     owner = await q.createUser('Docs Owner');
-    orgId = (await q.http('POST', '/v1/orgs', { token: owner.token, body: { title: 'Acme', hostname: 'acme' } })).body.id;
+    orgId = (await q.http('POST', '/v1/orgs', { token: owner.token, body: { title: 'Acme', hostname: 'acme', customHostname: DOCS_HOST } })).body.id;
     const spaces: any[] = [];
     for (const folder of [...SITE_FOLDERS, PRIVATE_FOLDER]) {
       const space = (await q.http('POST', `/v1/orgs/${orgId}/spaces`, { token: owner.token, body: { title: folder[0].toUpperCase() + folder.slice(1) } })).body;
       await importFolder(space.id, folder);
       spaces.push(space);
     }
-    const privateSpace = spaces.pop();
-    await q.http('PATCH', `/v1/spaces/${privateSpace.id}`, { token: owner.token, body: { visibility: 'private' } });
-    privateTitles = flatten((await q.http('GET', `/v1/spaces/${privateSpace.id}/content`, { token: owner.token })).body.pages).map((p) => p.title);
+    privateSpaceId = spaces.pop().id;
+    await q.http('PATCH', `/v1/spaces/${privateSpaceId}`, { token: owner.token, body: { visibility: 'private' } });
+    privateTitles = flatten((await q.http('GET', `/v1/spaces/${privateSpaceId}/content`, { token: owner.token })).body.pages).map((p) => p.title);
 
     const site = (await owner.api.orgs.createSite(orgId, { title: 'GitBook Docs', spaces: spaces.map((s) => s.id) })).data;
     siteId = site.id;
@@ -214,14 +220,13 @@ describe('GitBook renderer serving a Quire site', () => {
   }, 300_000);
 
   it('never shows a private space, nor a space that is not in the site', async () => {
-    const privateSpace = (await q.http('GET', `/v1/orgs/${orgId}/spaces`, { token: owner.token })).body.items.find((s: any) => s.visibility === 'private');
-    for (const address of [siteAddress(privateSpace.id), siteAddress(`${privateSpace.id}/README`), `${renderer}/url/${API_URL.host}/sites/acme/${privateSpace.id}`]) {
+    for (const address of [siteAddress(privateSpaceId), siteAddress(`${privateSpaceId}/README`), `${renderer}/url/${DOCS_HOST}/${privateSpaceId}`]) {
       const res = await fetch(address, { redirect: 'manual' });
       const text = textOf(await res.text());
       expect([address, privateTitles.filter((t) => t.length > 12 && text.includes(t))]).toEqual([address, []]);
     }
     const word = privateTitles.find((t) => t.length > 12)!;
     const found = await q.http('POST', `/v1/orgs/${orgId}/sites/${siteId}/search`, { token: owner.token, body: { query: word, scope: { mode: 'all' } } });
-    expect(JSON.stringify(found.body)).not.toContain(privateSpace.id);
+    expect(JSON.stringify(found.body)).not.toContain(privateSpaceId);
   }, 300_000);
 });
