@@ -187,6 +187,10 @@ describe('published URLs and site tokens (e2e)', () => {
     const r = await resolve(`${q.config.publishedUrl}/acme/two/${second.path}/guides/install`);
     expect(r.body).toMatchObject({ siteSpace: second.id, space: internal.id, pathname: 'guides/install', basePath: `${new URL(q.config.publishedUrl).pathname}/acme/two/${second.path}/` });
     expect(decodeJwt(r.body.apiToken).spaces).toEqual([docs.id, internal.id]);
+    // GitBook's renderer also resolves the URL's prefixes: the bare root of a site with several
+    // site spaces is not final (a longer URL may name another site space), a page path is.
+    expect((await resolve(`${q.config.publishedUrl}/acme/two`)).body).toMatchObject({ siteSpace: expect.any(String), complete: false });
+    expect((await resolve(`${q.config.publishedUrl}/acme/two/guides/install`)).body).toMatchObject({ space: docs.id, complete: true });
   });
 
   it('gives the renderer the published site: the site, its site spaces and a complete customization', async () => {

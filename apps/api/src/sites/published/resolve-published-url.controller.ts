@@ -55,6 +55,9 @@ export class ResolvePublishedUrlController {
       ...(shareLinkId ? { shareLink: shareLinkId } : {}),
     });
     const canonicalBase = siteSpaceUrl(this.config, site, siteSpace);
+    // The renderer resolves a URL's shorter prefixes too, and keeps a complete answer as final:
+    // the site's bare root is only complete when no site space could be named below it.
+    const complete = named !== undefined || rest.length > 0 || siteSpaces.length === 1;
     return {
       organization: site.organization_id,
       site: site.id,
@@ -65,7 +68,7 @@ export class ResolvePublishedUrlController {
       basePath,
       siteBasePath: `${sitePath}/`,
       canonicalUrl: pathname ? `${canonicalBase}/${pathname}` : canonicalBase,
-      complete: true,
+      complete,
       apiToken,
       ...(shareKey ? { shareKey } : {}),
     };
