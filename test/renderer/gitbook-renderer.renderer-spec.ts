@@ -164,30 +164,34 @@ describe('GitBook renderer serving a Quire site', () => {
   it('renders every page of the imported repository with its text and the site navigation', async () => {
     expect(pages.length).toBeGreaterThan(20);
     // The navigation of every page shows its site space (the switcher) and the space's top pages.
-    const failures: string[] = [];
+    const check = async (p: SitePage): Promise<string | undefined> => {
+      // The first page of a site space lives at the site space's root: its own path redirects there.
+      const res = await fetch(pageAddress(p)).catch((err) => err as Error);
+      if (res instanceof Error) return `${pageAddress(p)}: ${res.message}`;
+      const text = textOf(await res.text());
+      const spaceTops = pages.filter((o) => o.siteSpacePath === p.siteSpacePath && !o.path.includes('/')).slice(0, 3);
+      const problems = [
+        res.status !== 200 && `status ${res.status}`,
+        !text.includes(p.title.trim()) && `no title "${p.title}"`,
+        ...spaceTops.filter((o) => !text.includes(o.title.trim())).map((o) => `no navigation entry "${o.title}"`),
+        !text.includes(p.spaceTitle) && `no site space "${p.spaceTitle}"`,
+        ...privateTitles.filter((t) => t.length > 12 && text.includes(t)).map((t) => `private page "${t}" shown`),
+      ].filter(Boolean);
+      return problems.length ? `${pageAddress(p)}: ${problems.join(', ')}` : undefined;
+    };
+    const failed: SitePage[] = [];
     const queue = [...pages];
     const worker = async () => {
-      for (let p = queue.shift(); p; p = queue.shift()) {
-        // The first page of a site space lives at the site space's root: its own path redirects there.
-        const res = await fetch(pageAddress(p)).catch((err) => err as Error);
-        if (res instanceof Error) {
-          failures.push(`${p.path}: ${res.message}`);
-          continue;
-        }
-        const html = await res.text();
-        const text = textOf(html);
-        const spaceTops = pages.filter((o) => o.siteSpacePath === p.siteSpacePath && !o.path.includes('/')).slice(0, 3);
-        const problems = [
-          res.status !== 200 && `status ${res.status}`,
-          !text.includes(p.title.trim()) && `no title "${p.title}"`,
-          ...spaceTops.filter((o) => !text.includes(o.title.trim())).map((o) => `no navigation entry "${o.title}"`),
-          !text.includes(p.spaceTitle) && `no site space "${p.spaceTitle}"`,
-          ...privateTitles.filter((t) => t.length > 12 && text.includes(t)).map((t) => `private page "${t}" shown`),
-        ].filter(Boolean);
-        if (problems.length) failures.push(`${pageAddress(p)}: ${problems.join(', ')}`);
-      }
+      for (let p = queue.shift(); p; p = queue.shift()) if (await check(p)) failed.push(p);
     };
-    await Promise.all([worker(), worker(), worker()]);
+    await Promise.all([worker(), worker()]);
+    // On a loaded machine the renderer's own time limits can fail a page once: each failed page
+    // gets one more try, alone, and must pass it.
+    const failures: string[] = [];
+    for (const p of failed) {
+      const problem = await check(p);
+      if (problem) failures.push(problem);
+    }
     // The renderer's own errors say why a page failed (a block or a read it could not do).
     if (failures.length) console.log(nextLog.split('\n').filter((l) => /error|fail|\b[45]\d\d\b/i.test(l) && !/prerender cache/.test(l)).slice(-200).join('\n'));
     expect(failures).toEqual([]);
