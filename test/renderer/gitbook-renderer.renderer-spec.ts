@@ -41,6 +41,8 @@ interface SitePage {
   spaceTitle: string;
   title: string;
   path: string;
+  /** The site space's first page, whose URL is the site space's root. */
+  first: boolean;
 }
 
 const decodeEntities = (s: string) =>
@@ -96,7 +98,7 @@ describe('GitBook renderer serving a Quire site', () => {
   let nextLog = '';
   /** The renderer's address of a path of the site (its `/url/<host>/...` form). */
   const siteAddress = (path = '') => `${renderer}/url/${DOCS_HOST}/docs${path ? `/${path}` : ''}`;
-  const pageAddress = (p: SitePage) => siteAddress([p.siteSpacePath, p.path].filter(Boolean).join('/'));
+  const pageAddress = (p: SitePage) => siteAddress([p.siteSpacePath, p.first ? '' : p.path].filter(Boolean).join('/'));
 
   async function importFolder(spaceId: string, folder: string) {
     const r = await q.http('POST', `/v1/spaces/${spaceId}/git/import`, {
@@ -136,10 +138,8 @@ describe('GitBook renderer serving a Quire site', () => {
     pages = [];
     for (const siteSpace of siteSpaces) {
       const content = (await q.http('GET', `/v1/spaces/${siteSpace.space.id}/content`, { token: owner.token })).body;
-      for (const page of flatten(content.pages)) {
-        if (page.type !== 'document' || page.hidden) continue;
-        pages.push({ siteSpacePath: siteSpace.default ? null : siteSpace.path, spaceTitle: siteSpace.title, title: page.title, path: page.path });
-      }
+      const documents = flatten(content.pages).filter((page) => page.type === 'document' && !page.hidden);
+      documents.forEach((page, i) => pages.push({ siteSpacePath: siteSpace.default ? null : siteSpace.path, spaceTitle: siteSpace.title, title: page.title, path: page.path, first: i === 0 }));
     }
 
     const app = join(RENDERER_DIR, 'packages/gitbook');
@@ -165,7 +165,6 @@ describe('GitBook renderer serving a Quire site', () => {
     expect(pages.length).toBeGreaterThan(20);
     // The navigation of every page shows its site space (the switcher) and the space's top pages.
     const check = async (p: SitePage): Promise<string | undefined> => {
-      // The first page of a site space lives at the site space's root: its own path redirects there.
       const res = await fetch(pageAddress(p)).catch((err) => err as Error);
       if (res instanceof Error) return `${pageAddress(p)}: ${res.message}`;
       const text = textOf(await res.text());
