@@ -113,6 +113,13 @@ describe('published URLs and site tokens (e2e)', () => {
     const asVisitor = await q.http('GET', `/v1/spaces/${docs.id}/content/path/${install.path}?format=markdown`, { token });
     expect(asVisitor.body).toEqual((await q.http('GET', `/v1/spaces/${docs.id}/content/path/${install.path}?format=markdown`, { token: owner.token })).body);
     expect(asVisitor.body.markdown).toMatch(/Run the installer/);
+    // The revision reads GitBook's renderer makes, with the revision urls/published named.
+    const revision = docs.revision;
+    expect((await q.http('GET', `/v1/spaces/${docs.id}/revisions/${revision}?metadata=true`, { token })).body).toMatchObject({ id: revision });
+    const document = await q.http('GET', `/v1/spaces/${docs.id}/revisions/${revision}/page/${install.id}/document?evaluated=deterministic-only&dereferenced=reusable-contents`, { token });
+    expect(document.status).toBe(200);
+    expect(JSON.stringify(document.body)).toContain('Run the installer');
+    expect((await q.http('GET', `/v1/spaces/${internal.id}/revisions/${internal.revision}`, { token })).status).toBe(404);
     expect((await q.http('GET', `/v1/spaces/${docs.id}/search?query=installer`, { token })).status).toBe(200);
     // Another space of the organization does not exist for it.
     expect((await q.http('GET', `/v1/spaces/${internal.id}`, { token })).status).toBe(404);
@@ -124,6 +131,7 @@ describe('published URLs and site tokens (e2e)', () => {
       ['POST', `/v1/spaces/${docs.id}/git/import`, { url: 'https://example.com/x.git', ref: 'refs/heads/main' }],
       ['DELETE', `/v1/spaces/${docs.id}`],
       ['GET', `/v1/spaces/${docs.id}/change-requests`],
+      ['GET', `/v1/spaces/${docs.id}/revisions`],
       ['GET', `/v1/spaces/${docs.id}/permissions/aggregate`],
       ['GET', `/v1/orgs/${orgId}`],
       ['GET', `/v1/orgs/${orgId}/sites/${siteId}`],
