@@ -101,6 +101,14 @@ async function seedContent(q: TestQuire, users: User[], orgId: string): Promise<
     }),
     200,
   );
+
+  // A site: two site spaces (one moved and hidden), published, shared by link, with a redirect.
+  const site = await ok(call('POST', `/v1/orgs/${orgId}/sites`, { title: 'Replay Docs', visibility: 'share-link', spaces: [handbook.id, notes.id] }), 201);
+  const siteSpaces = (await ok(call('GET', `/v1/orgs/${orgId}/sites/${site.id}/site-spaces`), 200)).items as Array<{ id: string }>;
+  await ok(call('PATCH', `/v1/orgs/${orgId}/sites/${site.id}/site-spaces/${siteSpaces[1].id}`, { path: 'notes', hidden: true }), 200);
+  await ok(call('POST', `/v1/orgs/${orgId}/sites/${site.id}/share-links`, { name: 'Partners' }), 201);
+  await ok(call('POST', `/v1/orgs/${orgId}/sites/${site.id}/redirects`, { source: '/old/*', destination: { kind: 'site-space', siteSpaceId: siteSpaces[0].id } }), 201);
+  await ok(call('POST', `/v1/orgs/${orgId}/sites/${site.id}/publish`), 200);
 }
 
 /** Rows of every read model, once every projection has taken in every event so far. */
@@ -119,7 +127,7 @@ async function snapshot(q: TestQuire): Promise<Record<string, unknown[]>> {
 describe('replay (e2e)', () => {
   let q: TestQuire;
   beforeAll(async () => {
-    q = await startTestQuire();
+    q = await startTestQuire({ secretKey: 'replay-secret-key-for-site-share-links' });
   });
   afterAll(async () => {
     await q?.close();
