@@ -2,7 +2,7 @@ import { Job } from 'bullmq';
 import { jobIdFor } from '@quire/jobs/job-queues';
 import { QUEUES } from '@quire/jobs/queues';
 import { jobsCommand } from '../../apps/cli/src/jobs/jobs.command';
-import { JobRecovery } from '../../apps/api/src/operators/job-recovery';
+import { JobRecovery } from '../../apps/worker/src/job-recovery/job-recovery';
 import { startTestQuire, TestQuire } from '../support/quire-app';
 
 const sink = () => {
@@ -13,7 +13,8 @@ const sink = () => {
 /**
  * A merge whose job Redis lost (its ChangeRequestMergeRequested event recorded, no completion)
  * is run again from its event: by `jobs retry` and by the automatic recovery. No worker runs
- * here, so the job stays where the test can see it.
+ * here, so the job stays where the test can see it; the recovery (part of the worker) is built
+ * from the running Quire's own pieces and run by hand, as a worker's start-up would run it.
  */
 describe('lost change-request jobs are re-enqueued from their events (e2e)', () => {
   let q: TestQuire;
@@ -54,7 +55,8 @@ describe('lost change-request jobs are re-enqueued from their events (e2e)', () 
 
     // Lost again; the automatic recovery (as when Redis comes back) gives it back too.
     await (await Job.fromId(queue, original.id!))!.remove();
-    await q.started.app.get(JobRecovery).recover('test');
+    const { db, store, logger, jobs, redis } = q.started.runtime;
+    await new JobRecovery(db, store, logger, jobs, redis).recover('test');
     expect((await Job.fromId(queue, original.id!))?.data).toEqual(payload);
   });
 });

@@ -5,7 +5,6 @@ import { FastifyAdapter as BullBoardFastifyAdapter } from '@bull-board/fastify';
 import { BullBoardModule } from '@bull-board/nestjs';
 import { Runtime } from '@quire/infrastructure/runtime';
 import { BULL_BOARD_ROUTE, BullBoardGate } from './bull-board';
-import { JobRecovery } from './job-recovery';
 import { MetricsController } from './metrics.controller';
 import { MetricsService } from './metrics.service';
 import { OperatorAuth } from './operator-auth';
@@ -13,8 +12,8 @@ import { QueueAvailabilityInterceptor, RedisAvailability } from './queue-availab
 
 /**
  * The operator's view: Bull Board under /admin/queues, Prometheus metrics on /metrics (both for
- * the instance administrator), 503 for queue-backed commands while Redis is down, and lost
- * jobs re-enqueued from the events when Redis comes back.
+ * the instance administrator) and 503 for queue-backed commands while Redis is down. Lost jobs
+ * are re-enqueued from the events by the worker (apps/worker/src/job-recovery/).
  */
 @Module({})
 export class OperatorsModule {
@@ -34,7 +33,6 @@ export class OperatorsModule {
         BullBoardGate,
         MetricsService,
         RedisAvailability,
-        JobRecovery,
         { provide: APP_INTERCEPTOR, useClass: QueueAvailabilityInterceptor },
       ],
     };

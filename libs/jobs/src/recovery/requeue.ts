@@ -5,6 +5,7 @@ import { newId } from '@quire/platform/ids/ids';
 import { EventStore } from '@quire/event-store/event-store.port';
 import { CommandExecutor, foldStream } from '@quire/projections/command-executor';
 import { ChangeRequestJob } from '../change-request.job';
+import { GitExportJob } from '../git-export.job';
 import { GitImportJob } from '../git-import.job';
 import { jobIdFor, JobQueues } from '../job-queues';
 import { QueueName, QUEUES } from '../queues';
@@ -32,25 +33,39 @@ async function settleFailed(job: Job, opts: { retryFailed: boolean }): Promise<'
 }
 
 /**
- * Makes sure an unfinished import has a job: keeps a pending one, enqueues one when none is left
- * (Redis lost it), and retries a failed one when asked (an operator's call: automatic recovery
- * leaves failed jobs alone so a poison job is not run at every restart). The job id comes from
- * the import, so this is idempotent.
+ * Makes sure an unfinished git run (import or export) has a job: keeps a pending one, enqueues
+ * one when none is left (Redis lost it), and retries a failed one when asked (an operator's call:
+ * automatic recovery leaves failed jobs alone so a poison job is not run at every restart). The
+ * job id comes from the run, so this is idempotent.
  */
-export async function requeueGitImport(jobs: JobQueues, spaceId: string, importId: string, opts: { retryFailed: boolean }): Promise<Requeued> {
-  const queue = jobs.queue(QUEUES.gitImport);
-  const jobId = jobIdFor(importId);
-  const job = await Job.fromId(queue, jobId);
+async function requeueGitRun<T extends object>(jobs: JobQueues, queueName: QueueName, runId: string, data: T, opts: { retryFailed: boolean }): Promise<Requeued> {
+  const jobId = jobIdFor(runId);
+  const job = await Job.fromId(jobs.queue(queueName), jobId);
   if (job) {
     const state = await settleFailed(job, opts);
     if (state === 'failed' || state === 'retried') return state;
     if (state !== 'completed' && state !== 'unknown') return 'pending';
-    // A finished job for an import the events still call unfinished: run it again.
+    // A finished job for a run the events still call unfinished: run it again.
     await job.remove();
   }
-  const data: GitImportJob = { spaceId, importId };
-  await jobs.enqueue(QUEUES.gitImport, jobId, data);
+  await jobs.enqueue(queueName, jobId, data);
   return 'enqueued';
+}
+
+/** Makes sure an import the events call unfinished has a job (see requeueGitRun). */
+export function requeueGitImport(jobs: JobQueues, spaceId: string, importId: string, opts: { retryFailed: boolean }): Promise<Requeued> {
+  const data: GitImportJob = { spaceId, importId };
+  return requeueGitRun(jobs, QUEUES.gitImport, importId, data, opts);
+}
+
+/**
+ * Makes sure an export the events call unfinished has a job (see requeueGitRun), with the
+ * payload the API enqueues. Credentials given with the request live only in their short-lived
+ * Redis key: when that is gone too, the export runs without them and records how that went.
+ */
+export function requeueGitExport(jobs: JobQueues, spaceId: string, exportId: string, opts: { retryFailed: boolean }): Promise<Requeued> {
+  const data: GitExportJob = { spaceId, exportId };
+  return requeueGitRun(jobs, QUEUES.gitExport, exportId, data, opts);
 }
 
 /**

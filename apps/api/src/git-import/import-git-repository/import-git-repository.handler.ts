@@ -50,7 +50,7 @@ export class ImportGitRepositoryHandler implements ICommandHandler<ImportGitRepo
     });
     const job: GitImportJob = { spaceId, importId };
     // Recorded: from here the import happens. If Redis went down meanwhile, job recovery
-    // enqueues it when Redis is back (JobRecovery, apps/api/src/operators/job-recovery.ts).
+    // enqueues it when Redis is back (JobRecovery, apps/worker/src/job-recovery/job-recovery.ts).
     if ((await this.jobs.enqueueWithin(ENQUEUE_WITHIN_MS, QUEUES.gitImport, jobIdFor(importId), job)) === 'deferred') {
       this.logger.warn({ spaceId, importId }, 'git import recorded but Redis did not take its job in time; it will be enqueued when Redis is back');
     }
