@@ -1,31 +1,12 @@
 import { z } from 'zod';
+import { importBody } from '../../git-import/import-git-repository/import-git-repository.dto';
 
-const httpUrl = z
-  .string()
-  .max(2048)
-  .refine((v) => {
-    try {
-      return ['http:', 'https:'].includes(new URL(v).protocol);
-    } catch {
-      return false;
-    }
-  }, 'must be an http(s) URL');
-
-/** GitBook's ExportToGitRepository body. */
-export const exportGitRepositoryBody = z.object({
-  url: httpUrl,
+/**
+ * GitBook's ExportToGitRepository body: the import's fields (URL, cache id, tree and commit URLs,
+ * project directory, timestamp, force, standalone, gitInfo), with a ref that must be a branch
+ * (a push cannot move a tag) and the commit's message.
+ */
+export const exportGitRepositoryBody = importBody.extend({
   ref: z.string().regex(/^refs\/heads\/[^\s~^:?*[\\]+$/, 'must be refs/heads/<branch>'),
   commitMessage: z.string().min(1).max(65_536),
-  repoCacheID: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'must be a plain name (letters, digits, . _ -)').optional(),
-  repoTreeURL: httpUrl.optional(),
-  repoCommitURL: httpUrl.optional(),
-  repoProjectDirectory: z
-    .string()
-    .max(512)
-    .refine((p) => !p.split('/').includes('..') && !p.startsWith('/'), 'must be a relative path inside the repository')
-    .optional(),
-  timestamp: z.string().datetime({ offset: true }).optional(),
-  force: z.boolean().optional(),
-  standalone: z.boolean().optional(),
-  gitInfo: z.object({ provider: z.enum(['github', 'gitlab']).optional(), url: z.string().max(2048).optional() }).optional(),
 });
