@@ -1,12 +1,11 @@
 import { CanActivate, createParamDecorator, ExecutionContext, Inject, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { createHash } from 'crypto';
-import { DomainError, notFound } from '@quire/domain';
-import { SiteQueries } from '@quire/read-models/sites/sites.queries';
+import { DomainError } from '@quire/domain';
 import { IdentityQueries, UserRow } from '@quire/read-models/identity/identity.queries';
 import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
-import { looksLikeJwt, SiteTokenClaims, SiteTokens } from '../sites/site-tokens/site-tokens';
-import { siteTokenMayCall } from '../sites/site-tokens/site-token-routes';
+import { looksLikeJwt, SiteTokenClaims } from '../sites/site-tokens/site-tokens';
+import { SiteVisitors } from '../sites/site-tokens/site-visitors';
 
 export const INSTANCE_ADMIN_ID = 'instance-admin';
 
@@ -36,8 +35,7 @@ export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly identity: IdentityQueries,
-    private readonly siteTokens: SiteTokens,
-    private readonly sites: SiteQueries,
+    private readonly siteVisitors: SiteVisitors,
     @Inject(QUIRE_CONFIG) config: QuireConfig,
   ) {
     this.adminHash = config.adminToken ? hashToken(config.adminToken) : undefined;
@@ -50,30 +48,11 @@ export class AuthGuard implements CanActivate {
     const match = header && /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match) throw new DomainError('unauthorized', 'Authentication required: send Authorization: Bearer <token>');
     if (looksLikeJwt(match[1])) {
-      request.caller = await this.siteVisitor(match[1], request);
+      request.caller = await this.siteVisitors.caller(match[1], request);
       return true;
     }
     request.caller = await this.resolve(match[1]);
     return true;
-  }
-
-  /**
-   * A site token's caller. It calls only the routes of published content (siteTokenMayCall), and
-   * reads only the spaces its site publishes now, among those it was issued for (unpublishing the
-   * site, removing a space or deactivating the share link takes effect at once). A route about
-   * another space answers 404 here, before any handler runs: AccessService relies on it.
-   */
-  private async siteVisitor(token: string, request: { method: string; routeOptions?: { url?: string }; params?: Record<string, string> }): Promise<Caller> {
-    const claims = await this.siteTokens.verify(token);
-    if (!siteTokenMayCall(request.method, request.routeOptions?.url)) {
-      throw new DomainError('forbidden', "A site token only reads its site's published content");
-    }
-    const published = new Set(await this.sites.publishedSpaceIds(claims.site, claims.shareLink));
-    const site = { ...claims, spaces: claims.spaces.filter((id) => published.has(id)) };
-    const spaceId = request.params?.spaceId;
-    if (spaceId !== undefined && !site.spaces.includes(spaceId)) throw notFound('Space not found');
-    const user: UserRow = { id: `site-visitor:${site.site}`, display_name: 'Site visitor', email: '', photo_url: null, instance_admin: false, created_at: new Date(0) };
-    return { user, instanceAdmin: false, site };
   }
 
   private async resolve(token: string): Promise<Caller> {

@@ -40,6 +40,18 @@ export interface PublishedSiteSpaceRow extends SiteSpaceRow {
   revision: string;
 }
 
+/** How a visitor names a site: by id, or by the address of one of its published URLs. */
+export type PublishedSiteKey = { siteId: string } | { organization: string; basename: string } | { customHostname: string; basename: string };
+
+/** A site as the published side reads it (SiteQueries.publishedSite). */
+export interface PublishedSiteState {
+  site: SiteRow;
+  /** The site spaces it shows visitors, in order. */
+  siteSpaces: PublishedSiteSpaceRow[];
+  /** Ids of its active share links. */
+  activeShareLinks: string[];
+}
+
 export interface SiteShareLinkRow {
   id: string;
   site_id: string;
@@ -83,17 +95,38 @@ export class SiteQueries {
   }
 
   /**
-   * The spaces a site publishes now: none unless it is published and, for a share-link site,
-   * `shareLinkId` names an active share link of it. What a site token is checked against.
+   * Everything a visitor's request needs to know about a site, in one round trip: the site, the
+   * site spaces it shows (live spaces, not hidden, in order, with their live revisions) and the
+   * ids of its active share links. `at` finds it by id, or by the address of a published URL:
+   * an organization (its hostname, else its id, under the published URL; its custom hostname
+   * otherwise) and the site's basename.
    */
-  async publishedSpaceIds(siteId: string, shareLinkId: string | undefined): Promise<string[]> {
-    const r = await this.db.query<{ space_id: string }>(
-      `SELECT ss.space_id FROM rm_sites s JOIN rm_site_spaces ss ON ss.site_id = s.id
-        WHERE s.id = $1 AND s.published AND NOT ss.hidden
-          AND (s.visibility <> 'share-link' OR EXISTS (SELECT 1 FROM rm_site_share_links l WHERE l.site_id = s.id AND l.id = $2 AND l.active))`,
-      [siteId, shareLinkId ?? null],
+  async publishedSite(at: PublishedSiteKey): Promise<PublishedSiteState | undefined> {
+    const [where, params] =
+      'siteId' in at
+        ? ['s.id = $1', [at.siteId]]
+        : 'customHostname' in at
+          ? ['s.organization_id = (SELECT id FROM rm_organizations WHERE custom_hostname = $1) AND s.basename = $2', [at.customHostname, at.basename]]
+          : [
+              // The hostname is tried first, then the id, as an organization's URLs name it.
+              `s.organization_id = COALESCE((SELECT id FROM rm_organizations WHERE hostname = $1), (SELECT id FROM rm_organizations WHERE id = $1)) AND s.basename = $2`,
+              [at.organization, at.basename],
+            ];
+    const r = await this.db.query<SiteRow & { shown: Array<PublishedSiteSpaceRow & { created_at: string }>; share_links: string[] }>(
+      `SELECT ${SITE_COLUMNS},
+          COALESCE((SELECT json_agg(json_build_object('id', ss.id, 'site_id', ss.site_id, 'space_id', ss.space_id, 'path', ss.path, 'title', ss.title,
+                      'hidden', ss.hidden, 'position', ss.position, 'created_at', ss.created_at, 'space_title', sp.title, 'revision', sp.revision) ORDER BY ss.position)
+                    FROM rm_site_spaces ss JOIN rm_spaces sp ON sp.id = ss.space_id
+                   WHERE ss.site_id = s.id AND NOT ss.hidden AND sp.deleted_at IS NULL), '[]') AS shown,
+          COALESCE((SELECT json_agg(l.id) FROM rm_site_share_links l WHERE l.site_id = s.id AND l.active), '[]') AS share_links
+        FROM rm_sites s JOIN rm_organizations o ON o.id = s.organization_id
+       WHERE ${where} ORDER BY s.created_at, s.id LIMIT 1`,
+      params,
     );
-    return r.rows.map((row) => row.space_id);
+    const row = r.rows[0];
+    if (!row) return undefined;
+    const { shown, share_links, ...site } = row;
+    return { site, siteSpaces: shown.map((ss) => ({ ...ss, created_at: new Date(ss.created_at) })), activeShareLinks: share_links };
   }
 
   /** Sites of an organization, oldest first; `published` and `title` (a part of it, any case) filter them. */
@@ -114,16 +147,6 @@ export class SiteQueries {
     return (await this.db.query<SiteSpaceRow>(`SELECT * FROM rm_site_spaces WHERE site_id = $1 ORDER BY position`, [siteId])).rows;
   }
 
-  /** The site spaces a published site shows visitors, in order, with their spaces' live revisions. */
-  async publishedSiteSpaces(siteId: string): Promise<PublishedSiteSpaceRow[]> {
-    const r = await this.db.query<PublishedSiteSpaceRow>(
-      `SELECT ss.*, sp.title AS space_title, sp.revision FROM rm_site_spaces ss JOIN rm_spaces sp ON sp.id = ss.space_id
-        WHERE ss.site_id = $1 AND NOT ss.hidden AND sp.deleted_at IS NULL ORDER BY ss.position`,
-      [siteId],
-    );
-    return r.rows;
-  }
-
   async shareLinks(siteId: string, opts: { page?: string; limit: number }): Promise<ListResponse<SiteShareLinkRow>> {
     const after = decodeCursor(opts.page, timeIdCursor);
     const r = await this.db.query<SiteShareLinkRow>(
@@ -136,11 +159,6 @@ export class SiteQueries {
 
   async shareLink(siteId: string, shareLinkId: string): Promise<SiteShareLinkRow | undefined> {
     return (await this.db.query<SiteShareLinkRow>(`SELECT * FROM rm_site_share_links WHERE site_id = $1 AND id = $2`, [siteId, shareLinkId])).rows[0];
-  }
-
-  /** The active share links of a site, to check a key against (a site has at most 50). */
-  async activeShareLinks(siteId: string): Promise<SiteShareLinkRow[]> {
-    return (await this.db.query<SiteShareLinkRow>(`SELECT * FROM rm_site_share_links WHERE site_id = $1 AND active`, [siteId])).rows;
   }
 
   async redirects(siteId: string, opts: { page?: string; limit: number }): Promise<ListResponse<SiteRedirectRow>> {

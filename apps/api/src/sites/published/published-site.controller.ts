@@ -101,7 +101,7 @@ export class PublishedSiteController {
     parseInput(entityId, siteId, 'siteId');
     if (caller.site) {
       if (caller.site.site !== siteId || caller.site.organization !== organizationId) throw notFound('No published content found at this URL');
-      return this.published.forToken(organizationId, siteId, caller.site.shareLink);
+      return this.published.forToken(caller.site);
     }
     return this.published.byId(organizationId, siteId, shareKey);
   }

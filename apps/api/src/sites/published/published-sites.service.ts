@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { notFound } from '@quire/domain';
 import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
-import { IdentityQueries } from '@quire/read-models/identity/identity.queries';
-import { PublishedSiteSpaceRow, SiteQueries, SiteRow } from '@quire/read-models/sites/sites.queries';
+import { PublishedSiteKey, PublishedSiteSpaceRow, PublishedSiteState, SiteQueries, SiteRow } from '@quire/read-models/sites/sites.queries';
 import { SHARE_PARAM } from '../../spaces/share-links';
 import { shareLinkOpenedBy } from '../site-share-keys';
+import { SiteTokenClaims } from '../site-tokens/site-tokens';
 
 /** A published site as a visitor may see it. */
 export interface VisibleSite {
@@ -17,8 +17,7 @@ export interface VisibleSite {
 
 /** The site a URL names, and the rest of its path (segments below the site). */
 interface SiteAddress {
-  organizationId: string;
-  basename: string;
+  key: PublishedSiteKey;
   /** The URL path of the site's root, without a trailing slash. */
   sitePath: string;
   rest: string[];
@@ -27,17 +26,18 @@ interface SiteAddress {
 /** One answer for every URL or site a visitor cannot open, so unpublished sites do not leak. */
 const nothingPublished = () => notFound('No published content found at this URL');
 
+
 /**
  * Published sites as visitors (and GitBook's renderer) reach them: by URL, or by id with the
- * share key of a share-link site. A site is visible while it is published and, for a share-link
- * site, to holders of an active share link's key; otherwise it is a 404 like a site that does
- * not exist.
+ * share key of a share-link site, or with a site token. A site is visible while it is published
+ * and, for a share-link site, to holders of an active share link's key (a site token carries the
+ * link it was issued through); otherwise it is a 404 like a site that does not exist. Each
+ * answer is one read of the site's state (SiteQueries.publishedSite).
  */
 @Injectable()
 export class PublishedSites {
   constructor(
     private readonly sites: SiteQueries,
-    private readonly identity: IdentityQueries,
     @Inject(QUIRE_CONFIG) private readonly config: QuireConfig,
   ) {}
 
@@ -53,58 +53,68 @@ export class PublishedSites {
     } catch {
       throw nothingPublished();
     }
-    const address = await this.address(url);
-    if (!address) throw nothingPublished();
-    const site = await this.sites.siteByBasename(address.organizationId, address.basename);
-    if (!site) throw nothingPublished();
-    const visible = await this.visible(site, url.searchParams.get(SHARE_PARAM) ?? undefined);
+    const address = this.address(url);
+    const state = address && (await this.sites.publishedSite(address.key));
+    const visible = state && this.visible(state, url.searchParams.get(SHARE_PARAM) ?? undefined);
+    if (!address || !visible) throw nothingPublished();
     return { visible, sitePath: address.sitePath, rest: address.rest };
   }
 
   /** The site by id, for a visitor holding `shareKey` (if any), or a 404. */
   async byId(organizationId: string, siteId: string, shareKey?: string): Promise<VisibleSite> {
-    const site = await this.sites.site(siteId);
-    if (!site || site.organization_id !== organizationId) throw nothingPublished();
-    return this.visible(site, shareKey);
+    const state = await this.ofOrganization(organizationId, siteId);
+    const visible = state && this.visible(state, shareKey);
+    if (!visible) throw nothingPublished();
+    return visible;
   }
 
-  /** The site as a site token's holder sees it: the token proves the share key it was issued for. */
-  async forToken(organizationId: string, siteId: string, shareLinkId: string | undefined): Promise<VisibleSite> {
-    const site = await this.sites.site(siteId);
-    if (!site || site.organization_id !== organizationId) throw nothingPublished();
-    const opened = shareLinkId && (await this.sites.activeShareLinks(siteId)).some((l) => l.id === shareLinkId) ? shareLinkId : undefined;
-    return this.shown(site, opened);
+  /** The site as a site token's holder sees it: the token proves the share link it was issued through. */
+  async forToken(claims: Pick<SiteTokenClaims, 'organization' | 'site' | 'shareLink'>): Promise<VisibleSite> {
+    const visible = await this.seenWithToken(claims);
+    if (!visible) throw nothingPublished();
+    return visible;
   }
 
-  private async visible(site: SiteRow, shareKey: string | undefined): Promise<VisibleSite> {
-    const opened = site.visibility === 'share-link' ? shareLinkOpenedBy(this.config, site.id, await this.sites.activeShareLinks(site.id), shareKey) : undefined;
-    return this.shown(site, opened);
+  /** The spaces a site token may read now: those of its claims its site shows (none once it shows nothing). */
+  async spacesForToken(claims: SiteTokenClaims): Promise<string[]> {
+    const shown = new Set((await this.seenWithToken(claims))?.siteSpaces.map((s) => s.space_id));
+    return claims.spaces.filter((id) => shown.has(id));
+  }
+
+  private async seenWithToken(claims: Pick<SiteTokenClaims, 'organization' | 'site' | 'shareLink'>): Promise<VisibleSite | undefined> {
+    const state = await this.ofOrganization(claims.organization, claims.site);
+    return state && this.shown(state, claims.shareLink && state.activeShareLinks.includes(claims.shareLink) ? claims.shareLink : undefined);
+  }
+
+  private async ofOrganization(organizationId: string, siteId: string): Promise<PublishedSiteState | undefined> {
+    const state = await this.sites.publishedSite({ siteId });
+    return state?.site.organization_id === organizationId ? state : undefined;
+  }
+
+  private visible(state: PublishedSiteState, shareKey: string | undefined): VisibleSite | undefined {
+    const { site, activeShareLinks } = state;
+    const opened = site.visibility === 'share-link' ? shareLinkOpenedBy(this.config, site.id, activeShareLinks.map((id) => ({ id })), shareKey) : undefined;
+    return this.shown(state, opened);
   }
 
   /** The site with its shown site spaces, if it is published to a visitor who opened `shareLinkId` (if any). */
-  private async shown(site: SiteRow, shareLinkId: string | undefined): Promise<VisibleSite> {
-    if (!site.published || (site.visibility === 'share-link' && !shareLinkId)) throw nothingPublished();
-    const siteSpaces = await this.sites.publishedSiteSpaces(site.id);
-    if (siteSpaces.length === 0) throw nothingPublished();
+  private shown({ site, siteSpaces }: PublishedSiteState, shareLinkId: string | undefined): VisibleSite | undefined {
+    if (!site.published || (site.visibility === 'share-link' && !shareLinkId) || siteSpaces.length === 0) return undefined;
     return { site, siteSpaces, ...(site.visibility === 'share-link' ? { shareLinkId } : {}) };
   }
 
-  private async address(url: URL): Promise<SiteAddress | undefined> {
+  private address(url: URL): SiteAddress | undefined {
     const segments = (path: string) => path.split('/').filter(Boolean).map(safeDecode);
     const base = new URL(this.config.publishedUrl);
     const basePath = base.pathname.replace(/\/+$/, '');
     if (url.host === base.host && (url.pathname === basePath || url.pathname.startsWith(`${basePath}/`))) {
-      const [orgSlug, basename, ...rest] = segments(url.pathname.slice(basePath.length));
-      if (!orgSlug || !basename) return undefined;
-      const organization = (await this.identity.organizationByHostname(orgSlug)) ?? (await this.identity.organization(orgSlug));
-      if (!organization) return undefined;
-      return { organizationId: organization.id, basename, sitePath: `${basePath}/${encodeURIComponent(orgSlug)}/${encodeURIComponent(basename)}`, rest };
+      const [organization, basename, ...rest] = segments(url.pathname.slice(basePath.length));
+      if (!organization || !basename) return undefined;
+      return { key: { organization, basename }, sitePath: `${basePath}/${encodeURIComponent(organization)}/${encodeURIComponent(basename)}`, rest };
     }
-    const organization = await this.identity.organizationByCustomHostname(url.hostname);
-    if (!organization) return undefined;
     const [basename, ...rest] = segments(url.pathname);
     if (!basename) return undefined;
-    return { organizationId: organization.id, basename, sitePath: `/${encodeURIComponent(basename)}`, rest };
+    return { key: { customHostname: url.hostname, basename }, sitePath: `/${encodeURIComponent(basename)}`, rest };
   }
 }
 

@@ -1,0 +1,41 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError, notFound } from '@quire/domain';
+import { UserRow } from '@quire/read-models/identity/identity.queries';
+import type { Caller } from '../../http/auth';
+import { PublishedSites } from '../published/published-sites.service';
+import { siteTokenMayCall } from './site-token-routes';
+import { SiteTokens } from './site-tokens';
+
+/** What of the request decides whether a site token may make it. */
+export interface SiteTokenRequest {
+  method: string;
+  routeOptions?: { url?: string };
+  params?: Record<string, string>;
+}
+
+/**
+ * The caller a site token stands for: a visitor of its site. It calls only the routes of
+ * published content (siteTokenMayCall), and reads only the spaces its site shows now, among those
+ * it was issued for: unpublishing the site, removing or hiding a space, and deactivating or
+ * deleting the share link it was issued through take effect at once. A route about another space
+ * answers 404 here, before any handler runs: AccessService relies on it.
+ */
+@Injectable()
+export class SiteVisitors {
+  constructor(
+    private readonly tokens: SiteTokens,
+    private readonly published: PublishedSites,
+  ) {}
+
+  async caller(token: string, request: SiteTokenRequest): Promise<Caller> {
+    const claims = await this.tokens.verify(token);
+    if (!siteTokenMayCall(request.method, request.routeOptions?.url)) {
+      throw new DomainError('forbidden', "A site token only reads its site's published content");
+    }
+    const site = { ...claims, spaces: await this.published.spacesForToken(claims) };
+    const spaceId = request.params?.spaceId;
+    if (spaceId !== undefined && !site.spaces.includes(spaceId)) throw notFound('Space not found');
+    const user: UserRow = { id: `site-visitor:${site.site}`, display_name: 'Site visitor', email: '', photo_url: null, instance_admin: false, created_at: new Date(0) };
+    return { user, instanceAdmin: false, site };
+  }
+}
