@@ -1,26 +1,19 @@
-// @ts-expect-error autocannon ships no type declarations
-import autocannonUntyped from 'autocannon';
 import { performance } from 'perf_hooks';
 import { startTestQuire, TestQuire } from '../test/support/quire-app';
+import { compareWithBaseline, printComparison, SameBodyBaseline } from './support/same-body-baseline';
 
 /**
  * `npm run bench -- get-space`: the whole system on a fresh database.
- * 1. GET /v1/spaces/{id} with a member's token, 32 connections for BENCH_SECONDS (10 s): req/s and p99.
+ * 1. GET /v1/spaces/{id} with a member's token, 32 connections for BENCH_SECONDS (10 s): req/s and
+ *    p99, side by side with the same-body baseline (NestJS on Fastify answering Quire's recorded
+ *    response), median of BENCH_ROUNDS (3) interleaved rounds. Target: >= 50% of the baseline's
+ *    req/s, p99 within 3x.
  * 2. The permissions aggregate of a space in an organization of 10,000 members (written as events
  *    in bulk, then projected): time to the first page.
- * Targets: >= 3,000 req/s, p99 < 25 ms; first page < 50 ms.
+ * Target: first page < 50 ms.
  * autocannon runs in a worker thread (`workers: 1`) so the load generator does not share the
  * server's event loop; on a small machine they still share the CPU with PostgreSQL.
  */
-interface AutocannonResult {
-  requests: { average: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-}
-const autocannon = autocannonUntyped as (opts: { url: string; headers?: Record<string, string>; connections: number; duration: number; workers?: number }) => Promise<AutocannonResult>;
-
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 10_000);
 
 export async function run(): Promise<void> {
@@ -33,11 +26,14 @@ export async function run(): Promise<void> {
     const { data: collection } = await owner.api.orgs.createCollection(orgId, { title: 'Bench collection' });
     const { data: space } = await owner.api.orgs.createSpace(orgId, { title: 'Bench space', parent: collection.id });
 
-    const load = await getSpaceLoad(q, space.id, reader.token);
-    line('GET /v1/spaces/{id}, 32 connections: requests/s', load.rps, 'req/s', load.rps >= 3000, '>= 3000');
-    line('GET /v1/spaces/{id}, 32 connections: p99 latency', load.p99, 'ms', load.p99 < 25, '< 25');
-    line('GET /v1/spaces/{id}: p50 latency', load.p50, 'ms');
-    if (load.non2xx || load.errors) process.stdout.write(`  !! ${load.non2xx} non-2xx responses, ${load.errors} errors\n`);
+    const requests = [{ path: `/v1/spaces/${space.id}` }];
+    const headers = { authorization: `Bearer ${reader.token}` };
+    const baseline = await SameBodyBaseline.record(q.url, requests, headers);
+    try {
+      printComparison('GET /v1/spaces/{id}, member token, 32 connections', await compareWithBaseline({ url: q.url, baseline, requests, headers }));
+    } finally {
+      await baseline.close();
+    }
 
     const seeded = await seedMembers(q, orgId, MEMBERS);
     process.stdout.write(`  (${MEMBERS.toLocaleString('en-US')} members appended as events in ${seeded.appendMs} ms, projected in ${seeded.projectMs} ms)\n`);
@@ -50,15 +46,6 @@ export async function run(): Promise<void> {
   } finally {
     await q.close();
   }
-}
-
-async function getSpaceLoad(q: TestQuire, spaceId: string, token: string) {
-  const url = `${q.url}/v1/spaces/${spaceId}`;
-  const headers = { authorization: `Bearer ${token}` };
-  // Warm the token cache, JIT and connection pool before measuring.
-  await autocannon({ url, headers, connections: 32, duration: 2, workers: 1 });
-  const r = await autocannon({ url, headers, connections: 32, duration: SECONDS, workers: 1 });
-  return { rps: r.requests.average, p99: r.latency.p99, p50: r.latency.p50, non2xx: r.non2xx, errors: r.errors };
 }
 
 /** Users and memberships as events appended in bulk (1,000 per append), then waits for the projector. */

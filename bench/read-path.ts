@@ -1,31 +1,22 @@
-// @ts-expect-error autocannon ships no type declarations
-import autocannonUntyped from 'autocannon';
 import { RevisionCreated, RevisionPageNode, spaceStream } from '@quire/domain';
 import { startTestQuire, TestQuire } from '../test/support/quire-app';
 import { pageMarkdown, seedLargeSpace } from './merge';
+import { BenchRequest, compareWithBaseline, Comparison, printComparison, SameBodyBaseline } from './support/same-body-baseline';
 
 /**
- * `npm run bench -- read-path`: GET .../content/path/{pagePath}?format=markdown on a 1,000-page
- * space, 32 connections for BENCH_SECONDS (10 s), cycling through all 1,000 page paths, with a
- * member's token: the change request's content (the change request looked up by number, then
- * its head revision's page), and the space's live content for comparison.
- * Targets: >= 2,000 req/s, p99 < 25 ms.
- *
- * Then the same pages read in a past revision (GET .../revisions/{revisionId}/path/{pagePath})
- * once the space has moved on by 100 revisions (each a commit changing one page, recorded as the
- * content side records it), side by side with the live read: live, past, live, past, each
- * BENCH_SECONDS, and the ratio of the totals. Target: the past read at least 80% of the live one.
+ * `npm run bench -- read-path`: page reads on a 1,000-page space with a member's token, 32
+ * connections for BENCH_SECONDS (10 s), cycling through all 1,000 pages, each side by side with
+ * the same-body baseline (NestJS on Fastify answering Quire's recorded responses), median of
+ * BENCH_ROUNDS (3) interleaved rounds:
+ *   - the change request's content by path as markdown (the change request looked up by number,
+ *     then its head revision's page);
+ *   - the space's live content by path as markdown;
+ *   - the space's live content by page id as a document (GET .../content/page/{pageId});
+ *   - the same pages by path in a past revision (GET .../revisions/{revisionId}/path/{pagePath})
+ *     once the space has moved on by 100 revisions (each a commit changing one page, recorded as
+ *     the content side records it).
+ * Targets: >= 50% of the baseline's req/s, p99 within 3x; the past read at least 80% of the live one.
  */
-interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-}
-const autocannon = autocannonUntyped as (opts: Record<string, unknown>) => Promise<AutocannonResult>;
-
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-
 export async function run(): Promise<void> {
   const q = await startTestQuire();
   try {
@@ -40,46 +31,35 @@ export async function run(): Promise<void> {
       body: { changes: [{ operation: 'update_page', page: pages[10].id, document: { markdown: '# Changed\n\nIn the change request.\n' } }] },
     });
     if (edit.status !== 200) throw new Error(`edit: ${edit.status} ${JSON.stringify(edit.body)}`);
-
-    for (const [label, prefix] of [
-      ['change request', `/v1/spaces/${spaceId}/change-requests/${cr.body.number}/content/path/`],
-      ['space', `/v1/spaces/${spaceId}/content/path/`],
-    ] as const) {
-      const r = await load(q, reader.token, pages.map((p) => `${prefix}${p.path}?format=markdown`));
-      line(`GET ${label} content/path/{pagePath}?format=markdown, 32 conn: req/s`, r.rps, 'req/s', r.rps >= 2000, '>= 2000');
-      line(`GET ${label} content/path/{pagePath}?format=markdown: p99 latency`, r.p99, 'ms', r.p99 < 25, '< 25');
-      line(`GET ${label} content/path/{pagePath}?format=markdown: p50 latency`, r.p50, 'ms');
-      if (r.non2xx || r.errors) process.stdout.write(`  !! ${r.non2xx} non-2xx responses, ${r.errors} errors\n`);
-    }
-
     const past = await moveOn(q, spaceId, 100);
-    const live = pages.map((p) => `/v1/spaces/${spaceId}/content/path/${p.path}?format=markdown`);
-    const old = pages.map((p) => `/v1/spaces/${spaceId}/revisions/${past}/path/${p.path}?format=markdown`);
-    const rounds = { live: [] as Awaited<ReturnType<typeof load>>[], past: [] as Awaited<ReturnType<typeof load>>[] };
-    for (let round = 0; round < 2; round++) {
-      rounds.live.push(await load(q, reader.token, live));
-      rounds.past.push(await load(q, reader.token, old));
+
+    const figures: Array<[string, BenchRequest[]]> = [
+      ['GET change request content/path/{pagePath}?format=markdown', pages.map((p) => ({ path: `/v1/spaces/${spaceId}/change-requests/${cr.body.number}/content/path/${p.path}?format=markdown` }))],
+      ['GET space content/path/{pagePath}?format=markdown (live)', pages.map((p) => ({ path: `/v1/spaces/${spaceId}/content/path/${p.path}?format=markdown` }))],
+      ['GET space content/page/{pageId} (document, live)', pages.map((p) => ({ path: `/v1/spaces/${spaceId}/content/page/${p.id}` }))],
+      ['GET revisions/{100 revisions old}/path/{pagePath}?format=markdown', pages.map((p) => ({ path: `/v1/spaces/${spaceId}/revisions/${past}/path/${p.path}?format=markdown` }))],
+    ];
+    const results: Comparison[] = [];
+    for (const [label, requests] of figures) {
+      const c = await compare(q, reader.token, requests);
+      printComparison(`${label}, 32 connections`, c);
+      results.push(c);
     }
-    const total = (rs: Awaited<ReturnType<typeof load>>[]) => rs.reduce((sum, r) => sum + r.rps, 0) / rs.length;
-    for (const [label, rs] of [['live revision', rounds.live], ['revision 100 revisions old', rounds.past]] as const) {
-      line(`GET page by path, ${label}, 32 conn (mean of ${rs.length} runs): req/s`, total(rs), 'req/s');
-      line(`GET page by path, ${label}: p99 latency (worst run)`, Math.max(...rs.map((r) => r.p99)), 'ms');
-      for (const r of rs) if (r.non2xx || r.errors) process.stdout.write(`  !! ${r.non2xx} non-2xx responses, ${r.errors} errors\n`);
-    }
-    const ratio = total(rounds.past) / total(rounds.live);
-    line('past revision / live throughput', ratio * 100, '%', ratio >= 0.8, '>= 80%');
+    const ratio = results[3].quire.rps / results[1].quire.rps;
+    line('past revision / live throughput (by path, markdown)', ratio * 100, '%', ratio >= 0.8, '>= 80%');
   } finally {
     await q.close();
   }
 }
 
-async function load(q: TestQuire, token: string, paths: string[]) {
-  const requests = paths.map((path) => ({ method: 'GET', path }));
-  const opts = { url: q.url, headers: { authorization: `Bearer ${token}` }, connections: 32, requests, workers: 1 };
-  // Warm the token cache, JIT and connection pool before measuring.
-  await autocannon({ ...opts, duration: 2 });
-  const r = await autocannon({ ...opts, duration: SECONDS });
-  return { rps: r.requests.average, p99: r.latency.p99, p50: r.latency.p50, non2xx: r.non2xx, errors: r.errors };
+async function compare(q: TestQuire, token: string, requests: BenchRequest[]): Promise<Comparison> {
+  const headers = { authorization: `Bearer ${token}` };
+  const baseline = await SameBodyBaseline.record(q.url, requests, headers);
+  try {
+    return await compareWithBaseline({ url: q.url, baseline, requests, headers });
+  } finally {
+    await baseline.close();
+  }
 }
 
 /**
