@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Controller, Get, Module, Req, Res } from '@nestjs/common';
+import { All, Controller, Module, Req, Res } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { AddressInfo } from 'net';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -82,7 +82,7 @@ export class SameBodyBaseline {
     @Controller()
     class SameBodyController {
       // One handler for every path, as Quire's routes are; the lookup is a Map get.
-      @Get('*')
+      @All('*')
       get(@Req() req: { method: string; url: string }, @Res({ passthrough: true }) reply: { code(n: number): unknown; headers(h: Record<string, string>): unknown }) {
         const found = responses.get(key(req.method, req.url));
         if (!found) {
