@@ -1,37 +1,22 @@
-// @ts-expect-error autocannon ships no type declarations
-import autocannonUntyped from 'autocannon';
-import { startTestQuire, TestQuire } from '../test/support/quire-app';
+import { startTestQuire } from '../test/support/quire-app';
 import { seedLargeSpace } from './merge';
+import { BenchRequest, Comparison, compareWithBaseline, printComparison, SameBodyBaseline } from './support/same-body-baseline';
 
 /**
  * `npm run bench -- site-reads`: what GitBook's renderer does for every page of a 1,000-page
- * site, with BENCH_CONNECTIONS (8) connections for BENCH_SECONDS (10 s) each, cycling through
- * every page:
+ * site, with BENCH_CONNECTIONS (8) connections, cycling through every page:
  *   - POST /v1/urls/published for the page's URL (no token): the site, site space, revision and a
  *     freshly signed site token;
- *   - the page's document read with that site token: GET .../revisions/{revision}/page/{pageId}/document
- *     when the installation has the revision reads, and GET .../content/page/{pageId} (the same
- *     document of the live revision) always.
- * Baselines in the same run: GET /v1/spaces/{spaceId} with a member's API token (the cheapest
- * authenticated read), and the same page reads with the member's token, so the ratios show
- * what resolving and the site token cost. Targets: p99 < 20 ms for URL resolution and page reads.
+ *   - the page's document read with that site token (GET .../revisions/{rev}/page/{pageId}/document,
+ *     the renderer's read), and the same read with a member's API token;
+ *   - GET /v1/spaces/{spaceId} with the member's API token, the cheapest authenticated read.
+ * Each figure is measured side by side with the same-body baseline (a NestJS-on-Fastify app
+ * answering Quire's recorded responses: bench/support/same-body-baseline.ts) in BENCH_ROUNDS (3)
+ * interleaved rounds of BENCH_SECONDS (10) s, medians. Targets: p99 < 20 ms for URL resolution
+ * and the site token's page read (issue 16), and the read-path ratios of issue 20.
  */
-interface AutocannonResult {
-  requests: { average: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-}
-const autocannon = autocannonUntyped as (opts: Record<string, unknown>) => Promise<AutocannonResult>;
-
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
-
-interface Measured {
-  rps: number;
-  p50: number;
-  p99: number;
-}
+const TARGET_P99_MS = 20;
 
 export async function run(): Promise<void> {
   const q = await startTestQuire();
@@ -46,45 +31,30 @@ export async function run(): Promise<void> {
     if (resolved.status !== 200) throw new Error(`resolve: ${resolved.status} ${JSON.stringify(resolved.body)}`);
     const { apiToken, revision } = resolved.body;
 
-    const baseline = await load(q, owner.token, [{ method: 'GET', path: `/v1/spaces/${spaceId}` }]);
-    report('baseline: GET /v1/spaces/{spaceId}, API token', baseline);
-    const resolving = await load(
-      q,
-      undefined,
-      pages.map((p) => ({ method: 'POST', path: '/v1/urls/published', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${siteUrl}/${p.path}` }) })),
-    );
-    report('POST /v1/urls/published (resolve + sign a site token)', resolving, [baseline, 'baseline']);
-
-    const reads: Array<[string, (pageId: string) => string]> = [['GET content/page/{pageId} (document)', (id) => `/v1/spaces/${spaceId}/content/page/${id}`]];
-    const revisionRead = `/v1/spaces/${spaceId}/revisions/${revision}/page/${pages[1].id}/document`;
-    if ((await q.http('GET', revisionRead, { token: apiToken })).status === 200) {
-      reads.unshift(['GET revisions/{rev}/page/{pageId}/document', (id) => `/v1/spaces/${spaceId}/revisions/${revision}/page/${id}/document`]);
-    } else {
-      process.stdout.write('  (no revision reads on this installation: revisions/{rev}/page/{pageId}/document skipped)\n');
+    const json = { 'content-type': 'application/json' };
+    const documents = pages.map((p) => ({ path: `/v1/spaces/${spaceId}/revisions/${revision}/page/${p.id}/document` }));
+    const figures: Array<[string, BenchRequest[], string | undefined, boolean]> = [
+      ['GET /v1/spaces/{spaceId}, API token', [{ path: `/v1/spaces/${spaceId}` }], owner.token, false],
+      ['POST /v1/urls/published (resolve + sign a site token)', pages.map((p) => ({ method: 'POST', path: '/v1/urls/published', headers: json, body: JSON.stringify({ url: `${siteUrl}/${p.path}` }) })), undefined, true],
+      ['GET revisions/{rev}/page/{pageId}/document, site token', documents, apiToken, true],
+      ['GET revisions/{rev}/page/{pageId}/document, API token', documents, owner.token, false],
+    ];
+    const measured: Comparison[] = [];
+    for (const [label, requests, token, targeted] of figures) {
+      const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+      const baseline = await SameBodyBaseline.record(q.url, requests, headers);
+      try {
+        const c = await compareWithBaseline({ url: q.url, baseline, requests, headers, connections: CONNECTIONS });
+        printComparison(label, c);
+        if (targeted) process.stdout.write(`  p99 ${c.quire.p99.toFixed(1)} ms (target < ${TARGET_P99_MS} ms: ${c.quire.p99 < TARGET_P99_MS ? 'ok' : 'MISSED'})\n`);
+        measured.push(c);
+      } finally {
+        await baseline.close();
+      }
     }
-    for (const [label, path] of reads) {
-      const requests = pages.map((p) => ({ method: 'GET', path: path(p.id) }));
-      const member = await load(q, owner.token, requests);
-      report(`${label}, API token`, member, [baseline, 'baseline']);
-      report(`${label}, site token`, await load(q, apiToken, requests), [member, 'API token']);
-    }
+    const [, , siteToken, apiTokenRead] = measured;
+    process.stdout.write(`page document: site token p99 / API token p99 = ${(siteToken.quire.p99 / Math.max(apiTokenRead.quire.p99, 1)).toFixed(2)}\n`);
   } finally {
     await q.close();
   }
-}
-
-async function load(q: TestQuire, token: string | undefined, requests: Array<Record<string, unknown>>): Promise<Measured> {
-  const opts = { url: q.url, headers: token ? { authorization: `Bearer ${token}` } : {}, connections: CONNECTIONS, requests, workers: 1 };
-  // Warm caches, JIT and the connection pool before measuring.
-  await autocannon({ ...opts, duration: 2 });
-  const r = await autocannon({ ...opts, duration: SECONDS });
-  if (r.non2xx || r.errors) process.stdout.write(`  !! ${r.non2xx} non-2xx responses, ${r.errors} errors\n`);
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 };
-}
-
-/** One line: throughput, latencies, the target, and the p99 as a ratio of another line's. */
-function report(label: string, m: Measured, against?: [Measured, string]): void {
-  const ratio = against ? `  p99 ${(m.p99 / Math.max(against[0].p99, 0.1)).toFixed(2)} x ${against[1]}` : '';
-  const target = against ? `  (target p99 < 20 ms: ${m.p99 < 20 ? 'ok' : 'MISSED'})` : '';
-  process.stdout.write(`${label.padEnd(62)} ${Math.round(m.rps).toString().padStart(6)} req/s  p50 ${m.p50.toFixed(1).padStart(5)} ms  p99 ${m.p99.toFixed(1).padStart(5)} ms${target}${ratio}\n`);
 }
