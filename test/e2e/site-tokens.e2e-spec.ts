@@ -187,6 +187,30 @@ describe('published URLs and site tokens (e2e)', () => {
     expect((await q.http('GET', `/v1/spaces/${internal.id}`, { token })).status).toBe(404);
   });
 
+  it("revokes a share link's site tokens at once when the link is deleted, and leaves the other links' alone", async () => {
+    const site = (await owner.api.orgs.createSite(orgId, { title: 'Customers', spaces: [internal.id] })).data;
+    await q.http('PATCH', `/v1/orgs/${orgId}/sites/${site.id}`, { token: owner.token, body: { basename: 'customers', visibility: 'share-link' } });
+    await owner.api.orgs.publishSite(orgId, site.id);
+    const { data: gone } = await owner.api.orgs.createSiteShareLink(orgId, site.id, { name: 'Former customer' });
+    const { data: kept } = await owner.api.orgs.createSiteShareLink(orgId, site.id, { name: 'Customer' });
+    const goneToken = await tokenFor(gone.urls.published!);
+    const keptToken = await tokenFor(kept.urls.published!);
+    expect(decodeJwt(goneToken).shareLink).toBe(gone.id);
+    const reads = (token: string) =>
+      Promise.all([
+        q.http('GET', `/v1/spaces/${internal.id}`, { token }),
+        q.http('GET', `/v1/orgs/${orgId}/sites/${site.id}/published`, { token }),
+        q.http('POST', `/v1/orgs/${orgId}/sites/${site.id}/search`, { token, body: { query: 'installer' } }),
+      ]).then((rs) => rs.map((r) => r.status));
+    expect(await reads(goneToken)).toEqual([200, 200, 200]);
+
+    expect((await q.http('DELETE', `/v1/orgs/${orgId}/sites/${site.id}/share-links/${gone.id}`, { token: owner.token })).status).toBe(205);
+    // The very next requests: no token issued through the deleted link reads anything.
+    expect(await reads(goneToken)).toEqual([404, 404, 404]);
+    expect((await resolve(gone.urls.published!)).status).toBe(404);
+    expect(await reads(keptToken)).toEqual([200, 200, 200]);
+  });
+
   it('resolves a site space by its path below the site', async () => {
     const site = (await owner.api.orgs.createSite(orgId, { title: 'Two spaces', spaces: [docs.id, internal.id] })).data;
     await q.http('PATCH', `/v1/orgs/${orgId}/sites/${site.id}`, { token: owner.token, body: { basename: 'two' } });

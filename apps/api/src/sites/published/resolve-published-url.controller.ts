@@ -45,7 +45,7 @@ export class ResolvePublishedUrlController {
     const pathname = (named ? rest.slice(1) : rest).join('/');
     const basePath = named ? `${sitePath}/${named.path}/` : `${sitePath}/`;
     const shareKey = shareLinkId ? new URL(url).searchParams.get(SHARE_PARAM) ?? undefined : undefined;
-    const apiToken = await this.tokens.sign({
+    const apiToken = await this.tokens.issue({
       kind: 'site',
       organization: site.organization_id,
       site: site.id,

@@ -44,6 +44,24 @@ describe('site tokens', () => {
     await expect(t.verify(unsigned)).rejects.toThrow(/Invalid site token/);
   });
 
+  it('refuses a token once it expires, though it was verified (and remembered) before', async () => {
+    const t = tokens();
+    const token = await t.sign(claims, new Date(Date.now() - 3600_000 + 1500));
+    expect((await t.verify(token)).site).toBe('s1');
+    await new Promise((r) => setTimeout(r, 2000));
+    await expect(t.verify(token)).rejects.toThrow(/expired/);
+  });
+
+  it('issues the token it signed lately for the same claims, and a new one for other claims', async () => {
+    const t = tokens();
+    const first = await t.issue(claims);
+    expect(await t.issue({ ...claims })).toBe(first);
+    const other = await t.issue({ ...claims, siteSpace: 'ss2' });
+    expect(other).not.toBe(first);
+    expect((await t.verify(other)).siteSpace).toBe('ss2');
+    expect(await t.issue({ ...claims, shareLink: 'l1' })).not.toBe(first);
+  });
+
   it('admits a site token only on the routes of published content', () => {
     expect(siteTokenMayCall('GET', '/v1/spaces/:spaceId')).toBe(true);
     expect(siteTokenMayCall('GET', '/v1/spaces/:spaceId/revisions/:revisionId/page/:pageId/document')).toBe(true);

@@ -3,6 +3,7 @@ import { randomBytes } from 'crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'fs';
 import { join } from 'path';
 import { errors, jwtVerify, SignJWT } from 'jose';
+import { LRUCache } from 'lru-cache';
 import { DomainError } from '@quire/domain';
 import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
 
@@ -10,6 +11,14 @@ import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
 export const SITE_TOKEN_TTL_SECONDS = 3600;
 const ALGORITHM = 'HS256';
 const ISSUER = 'quire';
+/**
+ * A token signed for the same claims less than this long ago is issued again rather than a new
+ * one: GitBook's renderer resolves a URL (and its prefixes) for every page it renders, and each
+ * visitor's token then lives at most this much less than an hour.
+ */
+const REISSUE_MS = 60_000;
+/** Tokens (and claims) kept per process; a renderer uses a handful per site at a time. */
+const CACHED_TOKENS = 10_000;
 
 /**
  * What a site token grants: reading the published content of one site, the one
@@ -39,8 +48,25 @@ export const looksLikeJwt = (token: string) => /^eyJ[\w-]*\.[\w-]+\.[\w-]*$/.tes
 @Injectable()
 export class SiteTokens {
   private key?: Uint8Array;
+  /** Tokens signed lately, by their claims (REISSUE_MS). */
+  private readonly issued = new LRUCache<string, string>({ max: CACHED_TOKENS, ttl: REISSUE_MS });
+  /**
+   * Claims of tokens verified already, until they expire: a signed token never changes, and
+   * whether its site still shows what it names is checked on every request (SiteVisitors).
+   */
+  private readonly verified = new LRUCache<string, SiteTokenClaims>({ max: CACHED_TOKENS });
 
   constructor(@Inject(QUIRE_CONFIG) private readonly config: QuireConfig) {}
+
+  /** A site token for `claims`: the one signed for the same claims within REISSUE_MS, or a new one. */
+  async issue(claims: SiteTokenClaims): Promise<string> {
+    const key = JSON.stringify(claims);
+    const recent = this.issued.get(key);
+    if (recent) return recent;
+    const token = await this.sign(claims);
+    this.issued.set(key, token);
+    return token;
+  }
 
   async sign(claims: SiteTokenClaims, now = new Date()): Promise<string> {
     const iat = Math.floor(now.getTime() / 1000);
@@ -54,14 +80,19 @@ export class SiteTokens {
 
   /** The claims of a valid, unexpired site token; a 401 for anything else. */
   async verify(token: string): Promise<SiteTokenClaims> {
+    const known = this.verified.get(token);
+    if (known) return known;
     try {
       const { payload } = await jwtVerify(token, this.signingKey(), { algorithms: [ALGORITHM], issuer: ISSUER });
       const p = payload as Partial<SiteTokenClaims>;
       const isId = (v: unknown) => typeof v === 'string' && v.length > 0;
-      if (p.kind !== 'site' || ![p.organization, p.site, p.siteSpace, p.space].every(isId) || !Array.isArray(p.spaces) || !p.spaces.every(isId)) {
+      if (p.kind !== 'site' || typeof payload.exp !== 'number' || ![p.organization, p.site, p.siteSpace, p.space].every(isId) || !Array.isArray(p.spaces) || !p.spaces.every(isId)) {
         throw new DomainError('unauthorized', 'Invalid site token');
       }
-      return { kind: 'site', organization: p.organization!, site: p.site!, siteSpace: p.siteSpace!, space: p.space!, spaces: p.spaces, ...(p.shareLink ? { shareLink: p.shareLink } : {}) };
+      const claims: SiteTokenClaims = { kind: 'site', organization: p.organization!, site: p.site!, siteSpace: p.siteSpace!, space: p.space!, spaces: p.spaces, ...(p.shareLink ? { shareLink: p.shareLink } : {}) };
+      // Kept until it expires (jwtVerify refused an expired one; exp is required by the check below).
+      this.verified.set(token, claims, { ttl: Math.max(1, payload.exp! * 1000 - Date.now()) });
+      return claims;
     } catch (err) {
       if (err instanceof DomainError) throw err;
       throw new DomainError('unauthorized', err instanceof errors.JWTExpired ? 'The site token has expired' : 'Invalid site token');
