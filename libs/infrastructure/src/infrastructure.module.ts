@@ -1,6 +1,7 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { IdentityQueries } from '@quire/read-models/identity/identity.queries';
 import { CommandExecutor } from '@quire/projections/command-executor';
+import { ReadCacheFollower } from '@quire/projections/read-cache';
 import { ContentStore } from '@quire/content/store';
 import { JobQueues } from '@quire/jobs/job-queues';
 import { ContentQueries } from '@quire/read-models/content/content.queries';
@@ -41,6 +42,7 @@ export class InfrastructureModule {
         { provide: PROJECTOR, useValue: runtime.projector },
         { provide: REDIS, useValue: runtime.redis },
         { provide: CommandExecutor, useValue: runtime.executor },
+        { provide: ReadCacheFollower, useValue: runtime.readCaches },
         { provide: IdentityQueries, useValue: new IdentityQueries(runtime.db) },
         { provide: SpaceQueries, useValue: new SpaceQueries(runtime.db) },
         { provide: CollectionQueries, useValue: new CollectionQueries(runtime.db) },
@@ -53,7 +55,7 @@ export class InfrastructureModule {
         { provide: IntegrationQueries, useValue: new IntegrationQueries(runtime.db) },
         { provide: SiteQueries, useValue: new SiteQueries(runtime.db) },
       ],
-      exports: [Runtime, ContentStore, JobQueues, ContentQueries, GitImportQueries, GitExportQueries, RevisionHistoryQueries, QUIRE_CONFIG, LOGGER, DB, EVENT_STORE, PROJECTOR, REDIS, CommandExecutor, IdentityQueries, SpaceQueries, CollectionQueries, AccessQueries, ChangeRequestQueries, ChangeRequestReviewQueries, CommentQueries, ChangeRequestContributorQueries, OrganizationChangeRequestQueries, IntegrationQueries, SiteQueries],
+      exports: [Runtime, ContentStore, JobQueues, ContentQueries, GitImportQueries, GitExportQueries, RevisionHistoryQueries, QUIRE_CONFIG, LOGGER, DB, EVENT_STORE, PROJECTOR, REDIS, CommandExecutor, ReadCacheFollower, IdentityQueries, SpaceQueries, CollectionQueries, AccessQueries, ChangeRequestQueries, ChangeRequestReviewQueries, CommentQueries, ChangeRequestContributorQueries, OrganizationChangeRequestQueries, IntegrationQueries, SiteQueries],
     };
   }
 }

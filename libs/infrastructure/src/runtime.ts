@@ -9,6 +9,7 @@ import { createLogger, Logger } from '@quire/platform/logging/logger';
 import { EventStore } from '@quire/event-store/event-store.port';
 import { Projector } from '@quire/projections/projector';
 import { CommandExecutor } from '@quire/projections/command-executor';
+import { ReadCacheFollower } from '@quire/projections/read-cache';
 import { allProjections } from './all-projections';
 import { ContentStore } from '@quire/content/store';
 import { JobQueues } from '@quire/jobs/job-queues';
@@ -33,6 +34,8 @@ export class Runtime {
     readonly store: EventStore,
     readonly projector: Projector,
     readonly executor: CommandExecutor,
+    /** Evicts this process's read caches (ReadCache) on events; commands wait for every process's. */
+    readonly readCaches: ReadCacheFollower,
     readonly redis: Redis | undefined,
     readonly contentStore: ContentStore,
     /** Producer side of the job queues (absent in processes without Redis, like the CLI). */
@@ -59,18 +62,21 @@ export class Runtime {
     await projector.prepare();
     await projector.startObserving();
     if (opts.runProjections) await projector.startRunning();
-    const executor = new CommandExecutor(store, projector, () => new Date(), config.commandTimeoutMs);
+    const readCaches = new ReadCacheFollower(db, store, projector, logger.child({ component: 'read-caches' }));
+    await readCaches.observe();
+    const executor = new CommandExecutor(store, projector, () => new Date(), config.commandTimeoutMs, readCaches);
     const installationId = await ensureInstallation(executor);
     config = { ...config, installationId, queuePrefix: config.deriveQueuePrefix ? installationQueuePrefix(config.queuePrefix, installationId) : config.queuePrefix };
     if (redis) await warnOfSharedQueues(redis, config, logger);
     const jobs = redis
       ? new JobQueues(redis, config.queuePrefix, (err, queue) => logger.warn({ queue, err: err.message }, 'job queue cannot reach Redis'), installationId)
       : undefined;
-    return new Runtime(config, logger, db, store, projector, executor, redis, contentStore, jobs);
+    return new Runtime(config, logger, db, store, projector, executor, readCaches, redis, contentStore, jobs);
   }
 
   async stop(): Promise<void> {
     await this.jobs?.close();
+    await this.readCaches.stop();
     await this.projector.stop();
     await this.store.close();
     await this.db.close();

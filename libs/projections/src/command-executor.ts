@@ -3,6 +3,7 @@ import { EventMetadata, EventStore, ExpectedVersion, RecordedEvent, WrongExpecte
 import { Position } from '@quire/event-store/position';
 import { EVENT_SCHEMA_VERSIONS } from './event-schema-versions';
 import { Projector } from './projector';
+import type { ReadCacheFollower } from './read-cache';
 
 /** A stream folded into an aggregate's state, with the version to append after. */
 export interface LoadedStream<State> {
@@ -57,6 +58,8 @@ export class CommandExecutor {
     private readonly projector: Projector,
     private readonly clock: () => Date = () => new Date(),
     private readonly readModelTimeoutMs = 10_000,
+    /** The processes' read caches: a command answers once they, too, have evicted what it changed. */
+    private readonly readCaches?: ReadCacheFollower,
   ) {}
 
   async execute<State, Event extends DomainEvent, Prepared = undefined>(opts: ExecuteOptions<State, Event, Prepared>): Promise<Executed<State, Event, Prepared>> {
@@ -96,8 +99,9 @@ export class CommandExecutor {
     return foldStream(aggregate, await this.store.readStream(stream));
   }
 
-  waitFor(position: Position, eventTypes: readonly string[]): Promise<void> {
-    return this.projector.waitFor(position, eventTypes, this.readModelTimeoutMs);
+  async waitFor(position: Position, eventTypes: readonly string[]): Promise<void> {
+    await this.projector.waitFor(position, eventTypes, this.readModelTimeoutMs);
+    await this.readCaches?.waitFor(position, this.readModelTimeoutMs);
   }
 }
 

@@ -4,3 +4,4 @@ export * from './projector';
 export * from './rebuild';
 export * from './command-executor';
 export * from './write-batching';
+export * from './read-cache';

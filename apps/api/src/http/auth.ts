@@ -4,6 +4,7 @@ import { createHash } from 'crypto';
 import { DomainError } from '@quire/domain';
 import { IdentityQueries, UserRow } from '@quire/read-models/identity/identity.queries';
 import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
+import { ReadCache, ReadCacheFollower } from '@quire/projections/read-cache';
 import { looksLikeJwt, SiteTokenClaims } from '../sites/site-tokens/site-tokens';
 import { SiteVisitors } from '../sites/site-tokens/site-visitors';
 
@@ -26,10 +27,13 @@ const PUBLIC = 'quire:public';
 /** The route answers without a token. */
 export const Public = () => SetMetadata(PUBLIC, true);
 
-/** Bearer token -> user. Lookups are cached briefly: tokens are immutable once created. */
+/**
+ * Bearer token -> user. Callers are cached by token hash until an event about their user (its
+ * stream or any event naming its id) has reached the identity read model: then evicted.
+ */
 @Injectable()
 export class AuthGuard implements CanActivate {
-  private readonly cache = new Map<string, { caller: Caller; until: number }>();
+  private readonly callers: ReadCache<Caller>;
   private readonly adminHash?: string;
 
   constructor(
@@ -37,8 +41,10 @@ export class AuthGuard implements CanActivate {
     private readonly identity: IdentityQueries,
     private readonly siteVisitors: SiteVisitors,
     @Inject(QUIRE_CONFIG) config: QuireConfig,
+    readCaches: ReadCacheFollower,
   ) {
     this.adminHash = config.adminToken ? hashToken(config.adminToken) : undefined;
+    this.callers = new ReadCache<Caller>({ name: 'callers', max: 10_000, readModels: ['identity'] }, readCaches);
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -57,20 +63,12 @@ export class AuthGuard implements CanActivate {
 
   private async resolve(token: string): Promise<Caller> {
     const hash = hashToken(token);
-    const now = Date.now();
-    const hit = this.cache.get(hash);
-    if (hit && hit.until > now) return hit.caller;
-    let caller: Caller | undefined;
-    if (this.adminHash && hash === this.adminHash) {
-      const user = await this.identity.user(INSTANCE_ADMIN_ID);
-      if (user) caller = { user, instanceAdmin: true };
-    } else {
-      const user = await this.identity.userByTokenHash(hash);
-      if (user) caller = { user, instanceAdmin: user.instance_admin };
-    }
+    const caller = await this.callers.get(hash, async () => {
+      const admin = this.adminHash !== undefined && hash === this.adminHash;
+      const user = admin ? await this.identity.user(INSTANCE_ADMIN_ID) : await this.identity.userByTokenHash(hash);
+      return user && { value: { user, instanceAdmin: admin || user.instance_admin }, tags: [user.id] };
+    });
     if (!caller) throw new DomainError('unauthorized', 'Invalid or unknown access token');
-    if (this.cache.size > 10_000) this.cache.clear();
-    this.cache.set(hash, { caller, until: now + 30_000 });
     return caller;
   }
 }

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { badRequest, decodeLevel, DomainError, effectiveRole, isRole, notFound, Role, roleAtLeast } from '@quire/domain';
+import { badRequest, collectionStream, decodeLevel, DomainError, effectiveRole, isRole, notFound, Role, roleAtLeast } from '@quire/domain';
 import { IdentityQueries, OrganizationRow } from '@quire/read-models/identity/identity.queries';
 import { AccessFactsRow, AccessQueries, CollectionAccessRow, SpaceAccessRow } from '@quire/read-models/permissions/permissions.queries';
+import { ALL_TAGS, idsNamedBy, ReadCache, ReadCacheFollower } from '@quire/projections/read-cache';
 import { Caller } from '../http/auth';
 import { entityId, parseInput } from '../http/validation';
 
@@ -16,10 +17,36 @@ import { entityId, parseInput } from '../http/validation';
  */
 @Injectable()
 export class AccessService {
+  /**
+   * A space and a user's access facts, by space and user: the hottest read of all. Evicted by
+   * any event naming the space, its organization (memberships) or the user; a collection's event
+   * (its default level, grants, its place in the tree) may change every space below it, which the
+   * row does not list: it evicts them all.
+   */
+  private readonly spaces: ReadCache<SpaceAccessRow>;
+
   constructor(
     private readonly access: AccessQueries,
     private readonly identity: IdentityQueries,
-  ) {}
+    readCaches: ReadCacheFollower,
+  ) {
+    this.spaces = new ReadCache<SpaceAccessRow>(
+      {
+        name: 'space-access',
+        max: 50_000,
+        readModels: ['spaces', 'permissions', 'identity'],
+        tagsOf: (event) => (event.streamId.startsWith(collectionStream('')) ? ALL_TAGS : idsNamedBy(event)),
+      },
+      readCaches,
+    );
+  }
+
+  private spaceWithFacts(spaceId: string, userId: string): Promise<SpaceAccessRow | undefined> {
+    return this.spaces.get(`${spaceId} ${userId}`, async () => {
+      const space = await this.access.space(spaceId, userId);
+      return space && { value: space, tags: [space.id, space.organization_id, userId] };
+    });
+  }
 
   /**
    * The space and the caller's role on it. Deleted spaces are invisible unless `deleted: true`
@@ -33,7 +60,7 @@ export class AccessService {
   ): Promise<{ space: SpaceAccessRow; role: Role }> {
     parseInput(entityId, spaceId, 'spaceId');
     if (caller.site) return this.publishedSpaceAccess(caller, spaceId, needed);
-    const space = await this.access.space(spaceId, caller.user.id);
+    const space = await this.spaceWithFacts(spaceId, caller.user.id);
     // A share link (opts.sharedWith: the request holds the space's share key) lets anyone read.
     const role = space ? (this.roleOf(caller, space) ?? (opts.sharedWith?.(space) ? 'read' : null)) : null;
     if (!space || !role || (space.deleted_at && !opts.deleted)) throw notFound('Space not found');
@@ -108,7 +135,7 @@ export class AccessService {
    */
   private async publishedSpaceAccess(caller: Caller, spaceId: string, needed: Role): Promise<{ space: SpaceAccessRow; role: Role }> {
     if (!caller.site!.spaces.includes(spaceId)) throw notFound('Space not found');
-    const space = await this.access.space(spaceId, caller.user.id);
+    const space = await this.spaceWithFacts(spaceId, caller.user.id);
     if (!space || space.deleted_at) throw notFound('Space not found');
     if (!roleAtLeast('read', needed)) throw siteTokenRefused();
     return { space, role: 'read' };

@@ -1,0 +1,84 @@
+import { startApi, StartedApi } from '../../apps/api/src/bootstrap';
+import { startTestQuire, TestQuire } from '../support/quire-app';
+
+/**
+ * Tokens and roles are cached in memory in every API process, evicted by the events that change
+ * them (ReadCache). A cached permission that outlives a revoked role is a bug: each test warms the
+ * cache, revokes, and reads at once, on the process that took the command and on another API
+ * replica of the same installation (no projector of its own, as a scaled-out API runs).
+ */
+describe('read caches: a revoked role is refused at once (e2e)', () => {
+  let q: TestQuire;
+  let replica: StartedApi;
+  let owner: Awaited<ReturnType<TestQuire['createUser']>>;
+  let orgId: string;
+
+  beforeAll(async () => {
+    q = await startTestQuire();
+    replica = await startApi({ ...q.config, port: 0 }, { runProjections: false, redis: true });
+    owner = await q.createUser('Cache Owner');
+    orgId = (await q.http('POST', '/v1/orgs', { token: owner.token, body: { title: 'Cache Org' } })).body.id;
+  });
+  afterAll(async () => {
+    await replica?.close();
+    await q?.close();
+  });
+
+  const get = (url: string, path: string, token: string) => fetch(`${url}${path}`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
+  const patch = (url: string, path: string, token: string, body: unknown) =>
+    fetch(`${url}${path}`, { method: 'PATCH', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.status);
+  const setOrgRole = async (userId: string, role: string | null) =>
+    expect(await patch(q.url, `/v1/orgs/${orgId}/members/${userId}`, owner.token, { role })).toBe(200);
+  const newSpace = async (title: string) => (await q.http('POST', `/v1/orgs/${orgId}/spaces`, { token: owner.token, body: { title } })).body.id as string;
+
+  for (const where of ['the same process', 'another API process'] as const) {
+    const url = () => (where === 'the same process' ? q.url : replica.url);
+
+    it(`${where}: a member removed from the organization cannot read the space on the next request`, async () => {
+      const member = await q.createUser(`Removed member in ${where}`);
+      const spaceId = await newSpace(`Removed (${where})`);
+      await setOrgRole(member.id, 'read');
+      for (let i = 0; i < 3; i++) expect(await get(url(), `/v1/spaces/${spaceId}`, member.token)).toBe(200);
+      await setOrgRole(member.id, null);
+      expect(await get(url(), `/v1/spaces/${spaceId}`, member.token)).toBe(404);
+    });
+
+    it(`${where}: an admin lowered to read is refused a space admin's change on the next request`, async () => {
+      const member = await q.createUser(`Lowered admin in ${where}`);
+      const spaceId = await newSpace(`Lowered (${where})`);
+      await setOrgRole(member.id, 'admin');
+      expect(await patch(url(), `/v1/spaces/${spaceId}`, member.token, { title: 'Renamed by an admin' })).toBe(200);
+      expect(await get(url(), `/v1/spaces/${spaceId}`, member.token)).toBe(200);
+      await setOrgRole(member.id, 'read');
+      expect(await patch(url(), `/v1/spaces/${spaceId}`, member.token, { title: 'Renamed after the demotion' })).toBe(403);
+      expect(await get(url(), `/v1/spaces/${spaceId}`, member.token)).toBe(200);
+    });
+
+    it(`${where}: a space grant removed is refused on the next request`, async () => {
+      const guest = await q.createUser(`Guest in ${where}`);
+      const spaceId = await newSpace(`Granted (${where})`);
+      expect(await patch(q.url, `/v1/spaces/${spaceId}/permissions/users/${guest.id}`, owner.token, { role: 'read' })).toBe(204);
+      for (let i = 0; i < 3; i++) expect(await get(url(), `/v1/spaces/${spaceId}`, guest.token)).toBe(200);
+      const removed = await fetch(`${q.url}/v1/spaces/${spaceId}/permissions/users/${guest.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${owner.token}` } });
+      expect(removed.status).toBe(205);
+      expect(await get(url(), `/v1/spaces/${spaceId}`, guest.token)).toBe(404);
+    });
+
+    it(`${where}: a collection's grant removed is refused on the next request for the spaces below it`, async () => {
+      const guest = await q.createUser(`Collection guest in ${where}`);
+      const collection = await q.http('POST', `/v1/orgs/${orgId}/collections`, { token: owner.token, body: { title: `Collection (${where})` } });
+      const space = await q.http('POST', `/v1/orgs/${orgId}/spaces`, { token: owner.token, body: { title: `Below (${where})`, parent: collection.body.id } });
+      expect(await patch(q.url, `/v1/collections/${collection.body.id}/permissions/users/${guest.id}`, owner.token, { role: 'read' })).toBe(204);
+      for (let i = 0; i < 3; i++) expect(await get(url(), `/v1/spaces/${space.body.id}`, guest.token)).toBe(200);
+      const removed = await fetch(`${q.url}/v1/collections/${collection.body.id}/permissions/users/${guest.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${owner.token}` } });
+      expect(removed.status).toBe(205);
+      expect(await get(url(), `/v1/spaces/${space.body.id}`, guest.token)).toBe(404);
+    });
+  }
+
+  it('a new token works at once on another API process, and an unknown one stays refused', async () => {
+    const user = await q.createUser('Token holder');
+    expect(await get(replica.url, '/v1/user', user.token)).toBe(200);
+    expect(await get(replica.url, '/v1/user', `${user.token}x`)).toBe(401);
+  });
+});
