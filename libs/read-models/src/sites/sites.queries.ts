@@ -50,6 +50,8 @@ export interface PublishedSiteState {
   siteSpaces: PublishedSiteSpaceRow[];
   /** Ids of its active share links. */
   activeShareLinks: string[];
+  /** The spaces of all its site spaces, shown or not: what else its state depends on. */
+  spaceIds: string[];
 }
 
 export interface SiteShareLinkRow {
@@ -112,21 +114,22 @@ export class SiteQueries {
               `s.organization_id = COALESCE((SELECT id FROM rm_organizations WHERE hostname = $1), (SELECT id FROM rm_organizations WHERE id = $1)) AND s.basename = $2`,
               [at.organization, at.basename],
             ];
-    const r = await this.db.query<SiteRow & { shown: Array<PublishedSiteSpaceRow & { created_at: string }>; share_links: string[] }>(
+    const r = await this.db.query<SiteRow & { shown: Array<PublishedSiteSpaceRow & { created_at: string }>; share_links: string[]; space_ids: string[] }>(
       `SELECT ${SITE_COLUMNS},
           COALESCE((SELECT json_agg(json_build_object('id', ss.id, 'site_id', ss.site_id, 'space_id', ss.space_id, 'path', ss.path, 'title', ss.title,
                       'hidden', ss.hidden, 'position', ss.position, 'created_at', ss.created_at, 'space_title', sp.title, 'revision', sp.revision) ORDER BY ss.position)
                     FROM rm_site_spaces ss JOIN rm_spaces sp ON sp.id = ss.space_id
                    WHERE ss.site_id = s.id AND NOT ss.hidden AND sp.deleted_at IS NULL), '[]') AS shown,
-          COALESCE((SELECT json_agg(l.id) FROM rm_site_share_links l WHERE l.site_id = s.id AND l.active), '[]') AS share_links
+          COALESCE((SELECT json_agg(l.id) FROM rm_site_share_links l WHERE l.site_id = s.id AND l.active), '[]') AS share_links,
+          COALESCE((SELECT json_agg(DISTINCT ss.space_id) FROM rm_site_spaces ss WHERE ss.site_id = s.id), '[]') AS space_ids
         FROM rm_sites s JOIN rm_organizations o ON o.id = s.organization_id
        WHERE ${where} ORDER BY s.created_at, s.id LIMIT 1`,
       params,
     );
     const row = r.rows[0];
     if (!row) return undefined;
-    const { shown, share_links, ...site } = row;
-    return { site, siteSpaces: shown.map((ss) => ({ ...ss, created_at: new Date(ss.created_at) })), activeShareLinks: share_links };
+    const { shown, share_links, space_ids, ...site } = row;
+    return { site, siteSpaces: shown.map((ss) => ({ ...ss, created_at: new Date(ss.created_at) })), activeShareLinks: share_links, spaceIds: space_ids };
   }
 
   /** Sites of an organization, oldest first; `published` and `title` (a part of it, any case) filter them. */

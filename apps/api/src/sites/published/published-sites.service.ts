@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { notFound } from '@quire/domain';
 import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
+import { ReadCache, ReadCacheFollower } from '@quire/projections/read-cache';
 import { PublishedSiteKey, PublishedSiteSpaceRow, PublishedSiteState, SiteQueries, SiteRow } from '@quire/read-models/sites/sites.queries';
 import { SHARE_PARAM } from '../../spaces/share-links';
 import { shareLinkOpenedBy } from '../site-share-keys';
@@ -36,10 +37,21 @@ const nothingPublished = () => notFound('No published content found at this URL'
  */
 @Injectable()
 export class PublishedSites {
+  /**
+   * Sites' states by how visitors name them, each evicted by the events about its site, its
+   * organization (hostnames) or any of its spaces (live revision, title, deletion) once the
+   * read models have applied them, in every process: GitBook's renderer reads one for each of
+   * its requests.
+   */
+  private readonly states: ReadCache<PublishedSiteState>;
+
   constructor(
     private readonly sites: SiteQueries,
     @Inject(QUIRE_CONFIG) private readonly config: QuireConfig,
-  ) {}
+    readCaches: ReadCacheFollower,
+  ) {
+    this.states = new ReadCache<PublishedSiteState>({ name: 'published-sites', max: 10_000, readModels: ['sites', 'spaces', 'identity'] }, readCaches);
+  }
 
   /**
    * The site a published URL names: `<QUIRE_PUBLISHED_URL>/<org hostname or id>/<basename>/...`
@@ -54,7 +66,7 @@ export class PublishedSites {
       throw nothingPublished();
     }
     const address = this.address(url);
-    const state = address && (await this.sites.publishedSite(address.key));
+    const state = address && (await this.state(address.key));
     const visible = state && this.visible(state, url.searchParams.get(SHARE_PARAM) ?? undefined);
     if (!address || !visible) throw nothingPublished();
     return { visible, sitePath: address.sitePath, rest: address.rest };
@@ -87,8 +99,16 @@ export class PublishedSites {
   }
 
   private async ofOrganization(organizationId: string, siteId: string): Promise<PublishedSiteState | undefined> {
-    const state = await this.sites.publishedSite({ siteId });
+    const state = await this.state({ siteId });
     return state?.site.organization_id === organizationId ? state : undefined;
+  }
+
+  private state(key: PublishedSiteKey): Promise<PublishedSiteState | undefined> {
+    const cacheKey = JSON.stringify('siteId' in key ? [key.siteId] : 'customHostname' in key ? ['host', key.customHostname, key.basename] : ['org', key.organization, key.basename]);
+    return this.states.get(cacheKey, async () => {
+      const state = await this.sites.publishedSite(key);
+      return state && { value: state, tags: [state.site.id, state.site.organization_id, ...state.spaceIds] };
+    });
   }
 
   private visible(state: PublishedSiteState, shareKey: string | undefined): VisibleSite | undefined {
