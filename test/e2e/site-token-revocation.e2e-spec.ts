@@ -28,10 +28,13 @@ describe('site tokens: what a site stops showing is refused at once, in every pr
   });
   afterEach(() => expect(q.violations).toEqual([]));
 
-  const as = (token: string | undefined) => (token ? { authorization: `Bearer ${token}` } : {});
-  const call = (url: string, method: string, path: string, token?: string, body?: unknown) =>
-    fetch(`${url}${path}`, { method, headers: { ...as(token), ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
-  const resolve = async (url: string, siteUrl: string) => {
+  const call = (url: string, method: string, path: string, token?: string, body?: unknown) => {
+    const headers: Record<string, string> = {};
+    if (token) headers.authorization = `Bearer ${token}`;
+    if (body) headers['content-type'] = 'application/json';
+    return fetch(`${url}${path}`, { method, headers, body: body ? JSON.stringify(body) : undefined });
+  };
+  const resolve = async (url: string, siteUrl: string): Promise<{ status: number; body?: any }> => {
     const r = await call(url, 'POST', '/v1/urls/published', undefined, { url: siteUrl });
     return { status: r.status, body: r.status === 200 ? await r.json() : undefined };
   };
