@@ -1,7 +1,7 @@
 import { evaluateSearchQuality } from '../test/search-quality/evaluate';
 
 /**
- * `npm run bench -- search-quality`: the relevance set of test/search-quality (61 queries over
+ * `npm run bench -- search-quality`: the relevance set of test/search-quality (70 queries over
  * the three fixture documentation repositories) on PostgreSQL: MRR@10 and recall@10, and the
  * queries whose expected page is not first. Target: MRR@10 >= 0.8.
  */

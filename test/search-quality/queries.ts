@@ -48,6 +48,11 @@ export const RELEVANCE_QUERIES: RelevanceQuery[] = [
   { fixture: 'fluentd', query: 'kubernets', expected: 'container-deployment/kubernetes' }, // typo
   { fixture: 'fluentd', query: 'prometh', expected: 'monitoring-fluentd/monitoring-prometheus' }, // prefix
   { fixture: 'fluentd', query: 'windows eventl', expected: 'input/windows_eventlog' }, // prefix
+  // A form written on exactly one page whose stem is common (as a misspelling such as
+  // "managment" stems like "management"): the page that holds it as written comes first.
+  { fixture: 'fluentd', query: 'outputted', expected: 'formatter/single_value' },
+  { fixture: 'fluentd', query: 'recommending', expected: 'monitoring-fluentd/monitoring-prometheus' },
+  { fixture: 'fluentd', query: 'executable', expected: 'deployment/linux-capability' },
 
   // Nois network docs (22 pages, emoji in titles)
   { fixture: 'noislabs', query: 'faucet', expected: 'networks-and-contracts/using-the-faucet' },
@@ -59,6 +64,7 @@ export const RELEVANCE_QUERIES: RelevanceQuery[] = [
   { fixture: 'noislabs', query: 'how it works', expected: 'overview/how-it-works' },
   { fixture: 'noislabs', query: 'relayed chains', expected: 'networks-and-contracts/relayed-chains' },
   { fixture: 'noislabs', query: 'status checks', expected: 'use-cases/for-validators/status-checks' },
+  { fixture: 'noislabs', query: 'randomized', expected: 'use-cases/for-dapp-developers/contract-implementation' }, // one page; "randomness" on 14
 
   // PostgreSQL docs in Traditional Chinese (824 pages)
   { fixture: 'pgsqlTw', query: 'VACUUM', expected: 'reference/sql-commands/vacuum' },

@@ -74,6 +74,38 @@ describe.each(KINDS)('search index and queries (%s)', (kind) => {
     expect(await paths('qwxzvbnm')).toEqual([]);
   });
 
+  it('finds the one page holding a misspelling first, above the many holding the word it stems like', async () => {
+    // "managment" stems to "manag", as "management" does: without the exact spelling counting,
+    // the welcome page ranked below every page about management.
+    const files: Record<string, string> = { 'README.md': '# Welcome\n\nThis space covers project managment for the team.\n', 'SUMMARY.md': '' };
+    const summary = ['# Table of contents', '', '* [Welcome](README.md)'];
+    for (let i = 0; i < 12; i++) {
+      files[`management-${i}.md`] = `# Management of area ${i}\n\nManagement of area ${i}: management roles and how management works.\n`;
+      summary.push(`* [Management of area ${i}](management-${i}.md)`);
+    }
+    files['SUMMARY.md'] = `${summary.join('\n')}\n`;
+    await h.createSpace('spelling');
+    await h.publish('spelling', files);
+    for (const query of ['managment', 'managment ', 'project managment']) expect((await paths(query, 'spelling'))[0]).toBe('welcome');
+    // The common spelling still finds every page, those holding it as written first.
+    const common = await paths('management', 'spelling');
+    expect(common).toHaveLength(13);
+    expect(common[common.length - 1]).toBe('welcome');
+  });
+
+  it('ranks a page holding the word as written above pages holding only words of the same stem', async () => {
+    await h.createSpace('forms');
+    await h.publish('forms', {
+      'README.md': '# Outputs\n\nOutputs and output plugins.\n',
+      'SUMMARY.md': '# Table of contents\n\n* [Outputs](README.md)\n* [Output plugins](plugins.md)\n* [Formats](formats.md)\n',
+      'plugins.md': '# Output plugins\n\nEvery output plugin writes outputs; output buffering.\n',
+      'formats.md': '# Formats\n\nThe value is outputted as plain text.\n',
+    });
+    expect((await paths('outputted', 'forms'))[0]).toBe('formats');
+    // A form most matches hold moves little: the page titled by the word stays first.
+    expect(await paths('outputs', 'forms')).toEqual(['outputs', 'plugins', 'formats']);
+  });
+
   it('tolerates a wrong or missing first letter, swapped letters and typos in short words', async () => {
     await h.createSpace('typos');
     await h.publish('typos', { 'README.md': '# Jobs\n\nJobs run on Kubernetes and log to Elasticsearch. Use the API key.\n' });

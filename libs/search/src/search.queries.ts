@@ -25,6 +25,15 @@ const RANK_NORMALIZATION = 1;
  */
 const TITLE_WEIGHT = 0.3;
 const SPECIFIC_WEIGHT = 0.1;
+/**
+ * Exact spelling bonus: a page holding a query word as written (not only a word sharing its stem,
+ * as "managment" shares "management"'s, nor a longer word it starts) gains up to EXACT_WEIGHT,
+ * scaled by how rare that spelling is among the matching pages, ln(matches / holders) /
+ * ln(matches): all of it for the one page that holds it, nothing when every match holds it.
+ * A word written on one page thus finds that page first however common its stem is, while a
+ * form most matches share ("install") barely moves the order. Averaged over such words.
+ */
+const EXACT_WEIGHT = 1.0;
 /** Ask ranks sections, not pages: a flat boost when the page title holds a question term. */
 const TITLE_BOOST = 0.3;
 /** A long CJK run in search: weight of the share of its chunks a section holds, bonus for all of it in order. */
@@ -203,7 +212,8 @@ export class SearchQueries {
         return { query: buildTsquery(terms, options), perTerm: termTsqueries(terms, options), cjk: cjkRequirements(terms, options) };
       });
       if (queries.every((q) => !q.query)) continue;
-      const result = await this.rankPages(groups, queries, mode, cursor, opts.limit);
+      const exact = this.exactWords(terms, groups, lexemes);
+      const result = await this.rankPages(groups, queries, exact, mode, cursor, opts.limit);
       if (result.count === 0 && !cursor) continue;
       const matchers = termMatchers(terms, lexemes.get(groups[0].config)!);
       for (const page of result.items) {
@@ -220,6 +230,7 @@ export class SearchQueries {
   private async rankPages(
     groups: Group[],
     queries: Array<{ query: string; perTerm: Array<{ exact: string; loose: string }>; cjk: CjkRequirement[] }>,
+    exactWords: readonly string[],
     mode: Mode,
     cursor: Cursor | undefined,
     limit: number,
@@ -229,6 +240,16 @@ export class SearchQueries {
     const hits: string[] = [];
     const titles: string[] = [];
     const qByGroup: string[] = [];
+    // Whether each section holds each exact spelling (see EXACT_WEIGHT).
+    const exact = exactWords.map((w, k) => ({ holds: `s.tsv @@ ${p(quoteLexeme(w))}::tsquery AS e${k}`, col: `e${k}`, df: `d${k}` }));
+    const exactHolds = exact.map((e) => `, ${e.holds}`).join('');
+    const exactAny = exact.map((e) => `, bool_or(${e.col}) AS ${e.col}`).join('');
+    const exactBonus = exact.length
+      ? ` + ${EXACT_WEIGHT} * (${exact.map((e) => `CASE WHEN b.${e.col} THEN ln(sp.n / sp.${e.df}) / ln(greatest(sp.n, 2)) ELSE 0 END`).join(' + ')}) / ${exact.length}`
+      : '';
+    const spread = exact.length
+      ? `spread AS (SELECT count(*)::float8 AS n${exact.map((e) => `, count(*) FILTER (WHERE ${e.col})::float8 AS ${e.df}`).join('')} FROM best),`
+      : '';
     groups.forEach((g, i) => {
       const { query, perTerm, cjk } = queries[i];
       if (!query) return;
@@ -243,7 +264,7 @@ export class SearchQueries {
         .map((c, k) => ` + ${CJK_SHARE_WEIGHT} * k${k}.n / ${c.grams.length} + CASE WHEN s.tsv @@ ${p(c.phrase)}::tsquery THEN ${CJK_PHRASE_BONUS} ELSE 0 END`)
         .join('');
       hits.push(
-        `SELECT s.space_id, s.page_id, (ts_rank('${RANK_WEIGHTS}', s.tsv, ${q}, ${RANK_NORMALIZATION})${bonus})::float8 AS r, ${i} AS g
+        `SELECT s.space_id, s.page_id, (ts_rank('${RANK_WEIGHTS}', s.tsv, ${q}, ${RANK_NORMALIZATION})${bonus})::float8 AS r, ${i} AS g${exactHolds}
            FROM rm_search_sections s ${counts.join(' ')} WHERE ${inSpaces('s.space_id')} AND s.tsv @@ ${q}${needs}`,
       );
       const n = perTerm.length;
@@ -278,12 +299,13 @@ export class SearchQueries {
     }>(
       `WITH hits AS (${hits.join(' UNION ALL ')}),
        title_hits AS (${titles.join(' UNION ALL ')}),
-       best AS (SELECT space_id, page_id, g, max(r) AS r FROM hits GROUP BY space_id, page_id, g),
+       best AS (SELECT space_id, page_id, g, max(r) AS r${exactAny} FROM hits GROUP BY space_id, page_id, g),
+       ${spread}
        scored AS (
          SELECT b.space_id, b.page_id, b.g, coalesce(t.all_terms, false) AS page_match,
-                (b.r + coalesce(t.boost, 0))::float8 AS score,
+                (b.r + coalesce(t.boost, 0)${exactBonus})::float8 AS score,
                 count(*) OVER () AS total
-           FROM best b LEFT JOIN title_hits t ON t.space_id = b.space_id AND t.page_id = b.page_id),
+           FROM best b LEFT JOIN title_hits t ON t.space_id = b.space_id AND t.page_id = b.page_id${exact.length ? ' CROSS JOIN spread sp' : ''}),
        top AS (SELECT * FROM scored ${after} ORDER BY score DESC, space_id, page_id LIMIT ${p(limit + 1)}),
        shown AS (
          SELECT s.space_id, s.page_id, s.ord, x.r, row_number() OVER (PARTITION BY s.space_id, s.page_id ORDER BY x.r DESC, s.ord) AS i
@@ -408,6 +430,17 @@ export class SearchQueries {
     );
     // Sentences are picked by the question's terms, or the earlier ones' when it has none.
     return { sections: sections.slice(0, opts.limit), relevant: relevant.slice(0, opts.limit), matchers: matchers.length ? matchers : earlierMatchers.flat() };
+  }
+
+  /**
+   * The query's words whose spelling a match may lack (see EXACT_WEIGHT): words matched by their
+   * stems or as a prefix, stop words and question words left out.
+   */
+  private exactWords(terms: readonly QueryTerm[], groups: readonly Group[], lexemes: Map<string, Lexemes>): string[] {
+    const words = terms.filter((t): t is Extract<QueryTerm, { kind: 'word' }> => t.kind === 'word' && !this.isNoise(t.word));
+    return words
+      .filter((t) => t.prefix || groups.some((g) => lexemes.get(g.config)!(t.word).some((l) => l !== t.word)))
+      .map((t) => t.word);
   }
 
   /** Lexemes of the query's words for each configuration in play. */
