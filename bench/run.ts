@@ -18,6 +18,7 @@ const BENCHES: Record<string, () => Promise<{ run(): Promise<unknown> }>> = {
   'site-reads': () => import('./site-reads'),
   search: () => import('./search'),
   'search-quality': () => import('./search-quality'),
+  growth: () => import('./growth'),
 };
 
 async function main(names: string[]): Promise<void> {

@@ -34,6 +34,14 @@ const SPECIFIC_WEIGHT = 0.1;
  * form most matches share ("install") barely moves the order. Averaged over such words.
  */
 const EXACT_WEIGHT = 1.0;
+/**
+ * A space of at most this many sections is searched by reading its own sections (its range of
+ * the primary key, fenced with OFFSET 0 so that the planner cannot reach for the GIN index)
+ * rather than through the GIN index: the index's posting lists hold the matches of every space,
+ * so for a common word or a prefix the bitmap it builds grows with the whole installation (70,000
+ * entries for one word in 100 spaces, most of the query's time), while the space's range does not.
+ */
+const SCAN_SPACE_SECTIONS = 20_000;
 /** Ask ranks sections, not pages: a flat boost when the page title holds a question term. */
 const TITLE_BOOST = 0.3;
 /** A long CJK run in search: weight of the share of its chunks a section holds, bonus for all of it in order. */
@@ -131,6 +139,8 @@ type Mode = 'all' | 'fuzzy' | 'any';
 interface Group {
   config: string;
   spaceIds: string[];
+  /** One space read through its own sections, not the index (see SCAN_SPACE_SECTIONS). */
+  scan?: boolean;
 }
 
 /** Question words and fillers left out of "any word" queries, whatever the space's language. */
@@ -152,12 +162,14 @@ export class SearchQueries {
   ) {}
 
   /** The indexed state of one space (undefined while it has no indexed revision). */
-  async space(spaceId: string): Promise<{ config: string; revision: string } | undefined> {
-    const r = await this.db.query<{ config: string; indexed_revision: string }>(
-      `SELECT config, indexed_revision FROM rm_search_spaces WHERE space_id = $1 AND indexed_revision IS NOT NULL AND NOT deleted`,
+  async space(spaceId: string): Promise<{ config: string; revision: string; sections: number } | undefined> {
+    const r = await this.db.query<{ config: string; indexed_revision: string; sections: number }>(
+      `SELECT config, indexed_revision, (SELECT count(*) FROM rm_search_sections s WHERE s.space_id = ss.space_id)::int AS sections
+         FROM rm_search_spaces ss WHERE space_id = $1 AND indexed_revision IS NOT NULL AND NOT deleted`,
       [spaceId],
     );
-    return r.rows[0] ? { config: r.rows[0].config, revision: r.rows[0].indexed_revision } : undefined;
+    const row = r.rows[0];
+    return row ? { config: row.config, revision: row.indexed_revision, sections: row.sections } : undefined;
   }
 
   /** Live, indexed spaces of the organization the caller can read (any role). */
@@ -191,7 +203,7 @@ export class SearchQueries {
   async searchSpace(spaceId: string, query: string, opts: { page?: string; limit: number }): Promise<SearchResult> {
     const space = await this.space(spaceId);
     if (!space) return { items: [], count: 0 };
-    return this.search([{ config: space.config, spaceIds: [spaceId] }], query, opts);
+    return this.search([{ config: space.config, spaceIds: [spaceId], scan: space.sections <= SCAN_SPACE_SECTIONS }], query, opts);
   }
 
   async searchSpaces(spaces: readonly SearchableSpace[], query: string, opts: { page?: string; limit: number }): Promise<SearchResult> {
@@ -205,7 +217,7 @@ export class SearchQueries {
     const lexemes = await this.loadLexemes(groups, terms);
     const modes: Mode[] = cursor ? [cursor[0]] : terms.length > 1 ? ['all', 'fuzzy', 'any'] : ['all', 'fuzzy'];
     for (const mode of modes) {
-      const alternatives = mode === 'fuzzy' ? await this.corrections(terms, groups.flatMap((g) => g.spaceIds)) : undefined;
+      const alternatives = mode === 'fuzzy' ? await this.corrections(terms, groups) : undefined;
       if (mode === 'fuzzy' && alternatives!.size === 0) continue;
       const queries = groups.map((g) => {
         const options = { mode: mode === 'any' ? ('any' as const) : ('all' as const), lexemes: lexemes.get(g.config)!, alternatives, isNoise: (w: string) => this.isNoise(w) };
@@ -263,9 +275,10 @@ export class SearchQueries {
       const bonus = cjk
         .map((c, k) => ` + ${CJK_SHARE_WEIGHT} * k${k}.n / ${c.grams.length} + CASE WHEN s.tsv @@ ${p(c.phrase)}::tsquery THEN ${CJK_PHRASE_BONUS} ELSE 0 END`)
         .join('');
+      const sections = g.scan ? `(SELECT * FROM rm_search_sections WHERE space_id = ${p(g.spaceIds[0])} OFFSET 0) s` : 'rm_search_sections s';
       hits.push(
         `SELECT s.space_id, s.page_id, (ts_rank('${RANK_WEIGHTS}', s.tsv, ${q}, ${RANK_NORMALIZATION})${bonus})::float8 AS r, ${i} AS g${exactHolds}
-           FROM rm_search_sections s ${counts.join(' ')} WHERE ${inSpaces('s.space_id')} AND s.tsv @@ ${q}${needs}`,
+           FROM ${sections} ${counts.join(' ')} WHERE ${g.scan ? '' : `${inSpaces('s.space_id')} AND `}s.tsv @@ ${q}${needs}`,
       );
       const n = perTerm.length;
       titles.push(
@@ -297,7 +310,7 @@ export class SearchQueries {
       total: number;
       sections: Array<{ id: string; title: string; body: string; score: number }> | null;
     }>(
-      `WITH hits AS (${hits.join(' UNION ALL ')}),
+      `WITH hits AS MATERIALIZED (${hits.join(' UNION ALL ')}),
        title_hits AS (${titles.join(' UNION ALL ')}),
        best AS (SELECT space_id, page_id, g, max(r) AS r${exactAny} FROM hits GROUP BY space_id, page_id, g),
        ${spread}
@@ -467,23 +480,12 @@ export class SearchQueries {
    * only when none is close, the whole vocabulary, by shared trigrams ("ubernetes").
    * Corrections the searched spaces do not hold are left out.
    */
-  async corrections(terms: readonly QueryTerm[], spaceIds?: readonly string[]): Promise<Map<string, string[]>> {
+  private async corrections(terms: readonly QueryTerm[], groups: readonly Group[]): Promise<Map<string, string[]>> {
     const candidates = terms.filter((t): t is Extract<QueryTerm, { kind: 'word' }> => t.kind === 'word' && isVocabularyWord(t.word) && !this.isNoise(t.word));
     if (candidates.length === 0) return new Map();
     const words = candidates.map((t) => t.word);
     const lexemes = candidates.map((t) => (t.prefix ? `${quoteLexeme(t.word)}:*` : quoteLexeme(t.word)));
-    const known = spaceIds
-      ? await this.db.query<{ w: string }>(
-          `SELECT w FROM unnest($1::text[], $2::text[]) AS x(w, q)
-            WHERE EXISTS (SELECT 1 FROM rm_search_sections s WHERE s.space_id = ANY($3::text[]) AND s.tsv @@ x.q::tsquery)`,
-          [words, lexemes, spaceIds],
-        )
-      : await this.db.query<{ w: string }>(
-          `SELECT w FROM unnest($1::text[], $2::boolean[]) AS x(w, prefix)
-            WHERE EXISTS (SELECT 1 FROM rm_search_terms t WHERE CASE WHEN x.prefix THEN t.term LIKE x.w || '%' ELSE t.term = x.w END)`,
-          [words, candidates.map((t) => t.prefix)],
-        );
-    const knownWords = new Set(known.rows.map((r) => r.w));
+    const knownWords = await this.heldWords(groups, words, lexemes);
     const unknown = words.filter((w) => !knownWords.has(w)).slice(0, MAX_CORRECTED_WORDS);
     if (unknown.length === 0) return new Map();
     const out = new Map<string, string[]>();
@@ -512,18 +514,24 @@ export class SearchQueries {
           close = closeWords(word, anyFirst.rows.map((r) => r.term));
         }
       }
-      if (close.length && spaceIds) {
-        const held = await this.db.query<{ w: string }>(
-          `SELECT w FROM unnest($1::text[], $2::text[]) AS x(w, q)
-            WHERE EXISTS (SELECT 1 FROM rm_search_sections s WHERE s.space_id = ANY($3::text[]) AND s.tsv @@ x.q::tsquery)`,
-          [close, close.map(quoteLexeme), spaceIds],
-        );
-        const inSpaces = new Set(held.rows.map((r) => r.w));
+      if (close.length) {
+        const inSpaces = await this.heldWords(groups, close, close.map(quoteLexeme));
         close = close.filter((w) => inSpaces.has(w));
       }
       if (close.length) out.set(word, close.slice(0, CORRECTIONS_PER_WORD));
     }
     return out;
+  }
+
+  /** The words (with their tsquery lexemes) some section of the searched spaces holds. */
+  private async heldWords(groups: readonly Group[], words: readonly string[], lexemes: readonly string[]): Promise<Set<string>> {
+    const scan = groups.length === 1 && groups[0].scan;
+    const sections = scan ? 'SELECT * FROM rm_search_sections WHERE space_id = $3 OFFSET 0' : 'SELECT * FROM rm_search_sections WHERE space_id = ANY($3::text[])';
+    const r = await this.db.query<{ w: string }>(
+      `SELECT w FROM unnest($1::text[], $2::text[]) AS x(w, q) WHERE EXISTS (SELECT 1 FROM (${sections}) s WHERE s.tsv @@ x.q::tsquery)`,
+      [words, lexemes, scan ? groups[0].spaceIds[0] : groups.flatMap((g) => g.spaceIds)],
+    );
+    return new Set(r.rows.map((x) => x.w));
   }
 }
 
