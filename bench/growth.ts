@@ -1,12 +1,10 @@
-// @ts-expect-error autocannon ships no type declarations
-import autocannonUntyped from 'autocannon';
 import { loadavg } from 'os';
 import { performance } from 'perf_hooks';
-import { RevisionCreated, spaceStream, walkPages } from '@quire/domain';
-import { revisionCreatedFor } from '@quire/content/revision';
-import { newId } from '@quire/platform/ids/ids';
-import { generatedFiles, RARE_WORDS } from '@quire/search/testing/search-fixtures';
+import { generatedFiles } from '@quire/search/testing/search-fixtures';
 import { startTestQuire, TestQuire } from '../test/support/quire-app';
+import { recordImport } from './merge';
+import { SEARCHES } from './search';
+import { BenchRequest, LoadFigures, measureLoad } from './support/same-body-baseline';
 
 /**
  * `npm run bench -- growth`: how reads and search hold up as an organization grows, on the whole
@@ -14,9 +12,9 @@ import { startTestQuire, TestQuire } from '../test/support/quire-app';
  * 1. One space of BENCH_PAGES (1,000) generated pages of BENCH_SECTIONS (4) sections, published
  *    as a site; then measured: GET content/path/{path} as markdown and as document (member's
  *    token), the published site page (POST /v1/urls/published, then the page's document with the
- *    site token), each with BENCH_CONNECTIONS (8) connections for BENCH_SECONDS (5 s) cycling
- *    through every page; space and org search over HTTP, one request at a time, a mix of queries
- *    BENCH_ITERATIONS (10) times after a warm-up pass.
+ *    site token), each with BENCH_CONNECTIONS (8) connections for BENCH_SECONDS (10 s) after a
+ *    2 s warm-up, cycling through every page; space and org search over HTTP, one request at a time, a mix of queries
+ *    (bench/search.ts's) BENCH_ITERATIONS (10) times after a warm-up pass.
  * 2. BENCH_SPACES - 1 (99) more spaces like it in the same organization (different text each),
  *    appended as events in bulk the way an import records them (no git import), projected.
  * 3. The same figures again, on the first space: the 1-space figures are the baseline of the
@@ -26,49 +24,21 @@ import { startTestQuire, TestQuire } from '../test/support/quire-app';
  * The host's load average is printed with each phase: the two phases cannot be interleaved.
  * A short run: BENCH_SPACES=10 BENCH_PAGES=200 BENCH_SECONDS=2.
  */
-interface AutocannonResult {
-  requests: { average: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-}
-const autocannon = autocannonUntyped as (opts: Record<string, unknown>) => Promise<AutocannonResult>;
-
 const SPACES = Number(process.env.BENCH_SPACES ?? 100);
 const PAGES = Number(process.env.BENCH_PAGES ?? 1000);
 const SECTIONS = Number(process.env.BENCH_SECTIONS ?? 4);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 10);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 
-const QUERIES = [
-  'buffer',
-  'buffer plugin',
-  'configure the cluster',
-  'certif',
-  'replica backup',
-  '"disk latency"',
-  RARE_WORDS[3],
-  `${RARE_WORDS[40]} ${RARE_WORDS[2]}`,
-  RARE_WORDS[400],
-  RARE_WORDS[10].slice(0, 5),
-  'certficate',
-  'dashbord alert',
-  'zebra',
-  'timeout retry limit',
-];
 
 interface Figures {
-  markdown: Load;
-  document: Load;
-  siteResolve: Load;
-  sitePage: Load;
+  markdown: LoadFigures;
+  document: LoadFigures;
+  siteResolve: LoadFigures;
+  sitePage: LoadFigures;
   spaceSearch: Latency;
   orgSearch: Latency;
-}
-interface Load {
-  rps: number;
-  p99: number;
 }
 interface Latency {
   p50: number;
@@ -100,8 +70,12 @@ export async function run(): Promise<void> {
 
     phase = 'seeding';
     const started = performance.now();
+    // Every space created first (each waits for its read models), then every import recorded
+    // at once: the projector works through them in one go.
+    const created = [];
+    for (let i = 1; i < SPACES; i++) created.push(await createSpace(q, owner.token, orgId, i));
     let position;
-    for (let i = 1; i < SPACES; i++) position = (await seedSpace(q, owner.token, orgId, i, false)).position;
+    for (const [i, space] of created.entries()) position = (await recordImport(q, space.id, space.revision, spaceFiles(i + 1))).position;
     if (position) await q.started.runtime.projector.waitFor(position, ['RevisionCreated', 'SpaceRevisionChanged'], 3_600_000);
     const counts = await q.started.runtime.db.query<{ pages: number; sections: number }>(
       `SELECT (SELECT count(*) FROM rm_search_pages)::int AS pages, (SELECT count(*) FROM rm_search_sections)::int AS sections`,
@@ -115,7 +89,7 @@ export async function run(): Promise<void> {
     report(`${SPACES} spaces`, after);
 
     process.stdout.write(`\n  figure (${SPACES} spaces vs 1, same run)\n`);
-    const within = (label: string, a: Load, b: Load) => {
+    const within = (label: string, a: LoadFigures, b: LoadFigures) => {
       const ratio = b.p99 / Math.max(a.p99, 0.1);
       line(`${label}: p99 ${a.p99.toFixed(1)} -> ${b.p99.toFixed(1)} ms`, ratio, 'x', ratio <= 1.2, '<= 1.2 x');
     };
@@ -134,43 +108,22 @@ export async function run(): Promise<void> {
   }
 }
 
-/**
- * A space of PAGES generated pages (text seeded by its number), recorded as one import revision
- * the way the import records it; waits for the projector unless `wait` is false.
- */
-async function seedSpace(q: TestQuire, token: string, orgId: string, n: number, wait = true) {
+/** A space of PAGES generated pages (text seeded by its number), recorded as one import revision; waits for the projector. */
+async function seedSpace(q: TestQuire, token: string, orgId: string, n: number) {
   const t0 = performance.now();
+  const space = await createSpace(q, token, orgId, n);
+  const { pages, position } = await recordImport(q, space.id, space.revision, spaceFiles(n));
+  await q.started.runtime.projector.waitFor(position, ['RevisionCreated', 'SpaceRevisionChanged'], 600_000);
+  return { spaceId: space.id, pages, ms: Math.round(performance.now() - t0) };
+}
+
+async function createSpace(q: TestQuire, token: string, orgId: string, n: number): Promise<{ id: string; revision: string }> {
   const created = await q.http('POST', `/v1/orgs/${orgId}/spaces`, { token, body: { title: `Growth ${n}` } });
   if (created.status !== 201) throw new Error(`create space: ${created.status} ${JSON.stringify(created.body)}`);
-  const spaceId: string = created.body.id;
-  const { store, projector, contentStore } = q.started.runtime;
-  const files = generatedFiles({ pages: PAGES, sectionsPerPage: SECTIONS, seed: n + 1 });
-  const recorded = await store.readStream(spaceStream(spaceId));
-  const current = created.body.revision as string;
-  const previous = recorded.map((e) => e as unknown as RevisionCreated).find((e) => e.type === 'RevisionCreated' && e.data.revision === current)!;
-  const revision = await contentStore.writeRevision({ spaceId, parents: [current], files, message: 'Growth import', author: { name: 'bench', email: 'bench@localhost' }, timestamp: new Date() });
-  const { event } = await revisionCreatedFor({
-    store: contentStore,
-    spaceId,
-    revision,
-    parents: [current],
-    kind: 'import',
-    previous: { pages: previous.data.pages, files: previous.data.files },
-    now: new Date(),
-    newId,
-  });
-  const appended = await store.append(
-    spaceStream(spaceId),
-    [
-      { type: 'RevisionCreated', data: event.data },
-      { type: 'SpaceRevisionChanged', data: { spaceId, revision } },
-    ],
-    recorded[recorded.length - 1].streamVersion,
-  );
-  if (wait) await projector.waitFor(appended.position, ['RevisionCreated', 'SpaceRevisionChanged'], 600_000);
-  const pages = [...walkPages(event.data.pages)].map(({ page }) => ({ id: page.id, path: page.path }));
-  return { spaceId, pages, position: appended.position, ms: Math.round(performance.now() - t0) };
+  return { id: created.body.id, revision: created.body.revision };
 }
+
+const spaceFiles = (n: number) => generatedFiles({ pages: PAGES, sectionsPerPage: SECTIONS, seed: n + 1 });
 
 async function measure(q: TestQuire, token: string, orgId: string, space: { spaceId: string; pages: Array<{ id: string; path: string }> }, siteUrl: string): Promise<Figures> {
   const { spaceId, pages } = space;
@@ -192,14 +145,6 @@ async function measure(q: TestQuire, token: string, orgId: string, space: { spac
   };
 }
 
-async function load(q: TestQuire, token: string | undefined, requests: Array<Record<string, unknown>>): Promise<Load> {
-  const opts = { url: q.url, headers: token ? { authorization: `Bearer ${token}` } : {}, connections: CONNECTIONS, requests, workers: 1 };
-  await autocannon({ ...opts, duration: 2 }); // warm caches, JIT, the connection pool
-  const r = await autocannon({ ...opts, duration: SECONDS });
-  if (r.non2xx || r.errors) process.stdout.write(`  !! ${r.non2xx} non-2xx responses, ${r.errors} errors\n`);
-  return { rps: r.requests.average, p99: r.latency.p99 };
-}
-
 /** Sequential requests: each query once to warm up, then ITERATIONS rounds of the mix. */
 async function latencies(q: TestQuire, token: string, path: (query: string) => string): Promise<Latency> {
   const get = async (query: string) => {
@@ -209,11 +154,11 @@ async function latencies(q: TestQuire, token: string, path: (query: string) => s
     if (res.status !== 200) throw new Error(`search ${query}: ${res.status}`);
     return performance.now() - t0;
   };
-  for (const query of QUERIES) await get(query);
+  for (const query of SEARCHES) await get(query);
   const samples: number[] = [];
   const byQuery = new Map<string, number[]>();
   for (let i = 0; i < ITERATIONS; i++) {
-    for (const query of QUERIES) {
+    for (const query of SEARCHES) {
       const ms = await get(query);
       samples.push(ms);
       byQuery.set(query, [...(byQuery.get(query) ?? []), ms]);
@@ -248,4 +193,10 @@ function report(label: string, f: Figures): void {
 
 function line(label: string, value: number, unit: string, ok: boolean, target: string): void {
   process.stdout.write(`  ${label.padEnd(72)} ${value.toFixed(unit === 'x' ? 2 : 1).padStart(8)} ${unit}  (target ${target}: ${ok ? 'ok' : 'MISSED'})\n`);
+}
+
+async function load(q: TestQuire, token: string | undefined, requests: BenchRequest[]): Promise<LoadFigures> {
+  const r = await measureLoad({ url: q.url, requests, headers: token ? { authorization: `Bearer ${token}` } : {}, connections: CONNECTIONS, seconds: SECONDS, warmup: 2 });
+  if (r.non2xx || r.errors) process.stdout.write(`  !! ${r.non2xx} non-2xx responses, ${r.errors} errors\n`);
+  return r;
 }

@@ -52,7 +52,6 @@ export async function seedLargeSpace(q: TestQuire, token: string, orgId: string,
   const created = await q.http('POST', `/v1/orgs/${orgId}/spaces`, { token, body: { title } });
   if (created.status !== 201) throw new Error(`create space: ${created.status} ${JSON.stringify(created.body)}`);
   const spaceId: string = created.body.id;
-  const { store, executor, contentStore } = q.started.runtime;
   const encoder = new TextEncoder();
   const files: Record<string, Uint8Array> = { 'README.md': encoder.encode(pageMarkdown('Home', 0, 0)) };
   const summary = ['# Table of contents', '', '* [Home](README.md)'];
@@ -66,8 +65,20 @@ export async function seedLargeSpace(q: TestQuire, token: string, orgId: string,
     }
   }
   files['SUMMARY.md'] = encoder.encode(`${summary.join('\n')}\n`);
+  const { revision, pages, position } = await recordImport(q, spaceId, created.body.revision, files);
+  await q.started.runtime.executor.waitFor(position, ['RevisionCreated', 'SpaceRevisionChanged']);
+  if (pages.length !== PAGES) throw new Error(`seeded ${pages.length} pages, expected ${PAGES}`);
+  return { spaceId, revision, pages, seedMs: Math.round(performance.now() - t0) };
+}
+
+/**
+ * Writes `files` as a new revision of the space (child of `current`, its live revision) and
+ * records it as an import records it (RevisionCreated, SpaceRevisionChanged), without waiting
+ * for the read models. Answers the revision, its pages and the events' position.
+ */
+export async function recordImport(q: TestQuire, spaceId: string, current: string, files: Record<string, Uint8Array>) {
+  const { store, contentStore } = q.started.runtime;
   const recorded = await store.readStream(spaceStream(spaceId));
-  const current = created.body.revision as string;
   const previous = recorded.map((e) => e as unknown as RevisionCreated).find((e) => e.type === 'RevisionCreated' && e.data.revision === current)!;
   const revision = await contentStore.writeRevision({ spaceId, parents: [current], files, message: 'Bench import', author: { name: 'bench', email: 'bench@localhost' }, timestamp: new Date() });
   const { event } = await revisionCreatedFor({
@@ -88,10 +99,8 @@ export async function seedLargeSpace(q: TestQuire, token: string, orgId: string,
     ],
     recorded[recorded.length - 1].streamVersion,
   );
-  await executor.waitFor(appended.position, ['RevisionCreated', 'SpaceRevisionChanged']);
   const pages = [...walkPages(event.data.pages)].map(({ page }) => ({ id: page.id, path: page.path, title: page.title }));
-  if (pages.length !== PAGES) throw new Error(`seeded ${pages.length} pages, expected ${PAGES}`);
-  return { spaceId, revision, pages, seedMs: Math.round(performance.now() - t0) };
+  return { revision, pages, position: appended.position };
 }
 
 /** A change request updating the given pages' text (in batches of 50), through the API. */

@@ -32,7 +32,8 @@ import { createTestDatabase, TestDatabase } from '../test/support/databases';
  */
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 20);
 
-const SEARCHES = [
+/** A mix of queries: common and rare words, prefixes, a phrase, typos, no match. */
+export const SEARCHES = [
   'buffer',
   'buffer plugin',
   'configure the cluster',
