@@ -12,6 +12,7 @@ import { ExportGitRepositoryHandler } from './git-sync/export-git-repository/exp
 import { ListGitExportsController } from './git-sync/list-git-exports/list-git-exports.controller';
 import { SpaceContentController } from './content/space-content.controller';
 import { ContentReader } from './content/content-reader';
+import { RevisionCache } from './content/revision-cache';
 import { RevisionContentController } from './revisions/revision-content.controller';
 import { RevisionChangesController } from './revisions/revision-changes/revision-changes.controller';
 import { RevisionChanges } from './revisions/revision-changes/revision-changes';
@@ -97,6 +98,7 @@ export class ApiModule {
       controllers: [HealthController, UsersController, OrganizationsController, SpacesController, CollectionsController, PermissionsController, SpaceContentController, RevisionContentController, RevisionChangesController, ListRevisionsController, RestoreRevisionController, PageDiffController, ImportGitRepositoryController, ListGitImportsController, ExportGitRepositoryController, ListGitExportsController, ChangeRequestsController, MergeChangeRequestController, UpdateChangeRequestController, ChangeRequestContentController, ChangeRequestReviewsController, CommentsController, OrganizationChangeRequestsController, IntegrationsController, UrlsController, SearchController, AskController, CustomHostnamesController, siteController(runtime.config), ...sitesControllers],
       providers: [
         ContentReader,
+        RevisionCache,
         RevisionChanges,
         PageDiffs,
         ...commandHandlers,

@@ -4,9 +4,10 @@ import { badRequest } from '@quire/domain';
 import type { ContentChange } from '@quire/content/edit';
 import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
 import { Caller, CurrentCaller } from '../http/auth';
+import { AnswerConditional, Conditional } from '../http/conditional';
 import { parseInput } from '../http/validation';
 import { filesQuery, pageByIdQuery, pageByPathQuery, PageOptions, revisionQuery } from '../content/content-options';
-import { ContentReader } from '../content/content-reader';
+import { ContentReader, PageKey } from '../content/content-reader';
 import { ChangeRequestAccess } from './change-request-access.service';
 import { ContentChangeInput, contentChangesBody, contentChangesQuery, MAX_INLINE_FILE_BYTES } from './change-requests.dto';
 import { presentChangeRequest, presentContentUpdate } from './change-requests.presenter';
@@ -28,17 +29,29 @@ export class ChangeRequestContentController {
   ) {}
 
   @Get()
-  async revision(@Param('spaceId') spaceId: string, @Param('changeRequestId') key: string, @Query() query: unknown, @CurrentCaller() caller: Caller) {
+  async revision(
+    @Param('spaceId') spaceId: string,
+    @Param('changeRequestId') key: string,
+    @Query() query: unknown,
+    @CurrentCaller() caller: Caller,
+    @Conditional() answer: AnswerConditional,
+  ) {
     const q = parseInput(revisionQuery, query, 'query');
     const row = await this.access.head(caller, spaceId, key);
-    return this.reader.revision({ config: this.config, spaceId, metadata: q.metadata }, row.revision);
+    return answer(await this.reader.revision({ config: this.config, spaceId, metadata: q.metadata }, row.revision));
   }
 
   @Get('files')
-  async files(@Param('spaceId') spaceId: string, @Param('changeRequestId') key: string, @Query() query: unknown, @CurrentCaller() caller: Caller) {
+  async files(
+    @Param('spaceId') spaceId: string,
+    @Param('changeRequestId') key: string,
+    @Query() query: unknown,
+    @CurrentCaller() caller: Caller,
+    @Conditional() answer: AnswerConditional,
+  ) {
     const q = parseInput(filesQuery, query, 'query');
     const row = await this.access.head(caller, spaceId, key);
-    return this.reader.files({ config: this.config, spaceId, metadata: q.metadata }, row.revision, q);
+    return answer(await this.reader.files({ config: this.config, spaceId, metadata: q.metadata }, row.revision, q));
   }
 
   @Get('page/:pageId')
@@ -48,9 +61,10 @@ export class ChangeRequestContentController {
     @Param('pageId') pageId: string,
     @Query() query: unknown,
     @CurrentCaller() caller: Caller,
+    @Conditional() answer: AnswerConditional,
   ) {
     const q = parseInput(pageByIdQuery, query, 'query');
-    return this.page(caller, spaceId, key, { id: pageId }, q);
+    return answer(await this.page(caller, spaceId, key, { id: pageId }, q));
   }
 
   /** `pagePath` may contain slashes: the official client does not encode them. Fastify has already decoded it (see SpaceContentController). */
@@ -61,14 +75,16 @@ export class ChangeRequestContentController {
     @Param('*') pagePath: string,
     @Query() query: unknown,
     @CurrentCaller() caller: Caller,
+    @Conditional() answer: AnswerConditional,
   ) {
     const q = parseInput(pageByPathQuery, query, 'query');
-    return this.page(caller, spaceId, key, { path: pagePath }, q);
+    return answer(await this.page(caller, spaceId, key, { path: pagePath }, q));
   }
 
-  /** One statement per read (access facts, head, page, only the body asked for): the hot path, shared with the space's page reads. */
-  private async page(caller: Caller, spaceId: string, key: string, by: { id: string } | { path: string }, options: PageOptions) {
-    return this.reader.changeRequestPage({ config: this.config, spaceId, metadata: options.metadata }, caller, key, by, options);
+  /** Access and the change request's head are read per request; the page of that head comes from the revision cache. */
+  private async page(caller: Caller, spaceId: string, key: string, by: PageKey, options: PageOptions) {
+    const head = await this.access.head(caller, spaceId, key);
+    return this.reader.pageRead({ config: this.config, spaceId, metadata: options.metadata }, head.revision, by, options);
   }
 
   /** GitBook's updateChangeRequestContent: `compat=true` (default) answers the ChangeRequest, `false` the ChangeRequestContentUpdate. */

@@ -3,17 +3,17 @@ import { Injectable } from '@nestjs/common';
 import { DomainError, notFound, RevisionPageNode } from '@quire/domain';
 import { expandIncludes, JSONDocument, parseBlobMarkdown, resolveDocumentRefs, stableMarkdown } from '@quire/content/markdown';
 import { ContentStore } from '@quire/content/store';
-import { LruCache } from '@quire/content/store/lru-cache';
-import { ContentQueries, RevisionHeaderRow } from '@quire/read-models/content/content.queries';
+import { ContentQueries, RevisionHeaderRow, RevisionPage, RevisionRow } from '@quire/read-models/content/content.queries';
 import { decodeCursor, idCursor, toPage } from '@quire/platform/http/pagination';
 import { ContentPresenterContext, presentFile, presentPage, presentRevision } from './content.presenter';
 import { PageOptions } from './content-options';
 import { Caller } from '../http/auth';
+import { ConditionalRead, revisionTag } from '../http/conditional';
+import { jsonBytes, RevisionCache } from './revision-cache';
 import { entityId, parseInput } from '../http/validation';
 import { AccessService } from '../permissions/access.service';
 import { ChangeRequestQueries } from '@quire/read-models/change-requests/change-requests.queries';
 import { presentChangeRequest } from '../change-requests/change-requests.presenter';
-import type { AccessFactsRow } from '@quire/read-models/permissions/permissions.queries';
 
 /**
  * How long a read waits for the content read model to hold a revision that another read model
@@ -24,7 +24,14 @@ const REVISION_LAG_MS = 3_000;
 
 const INCLUDE = /\{%\s*include\s/;
 
-/** Reads of one revision (a space's live one, or a change request's), shared by both routes. */
+/**
+ * Reads of one revision (a space's live one, a change request's head, any past one), shared by
+ * every content route. What a revision holds never changes, so everything read or computed from
+ * one (its row, a page looked up by id or path, a page's body in each format) comes from the
+ * RevisionCache after the first read; only access and which revision is live are read per request.
+ * Each read answers a ConditionalRead: its ETag (the revision and the representation asked for)
+ * is known before any body is made.
+ */
 @Injectable()
 export class ContentReader {
   constructor(
@@ -32,14 +39,8 @@ export class ContentReader {
     private readonly access: AccessService,
     private readonly changeRequests: ChangeRequestQueries,
     private readonly store: ContentStore,
+    private readonly cache: RevisionCache,
   ) {}
-
-  /** Reusable content read for `dereferenced`, by blob (characters kept). */
-  private readonly includes = new LruCache<string>(4 << 20, (text) => text.length + 1);
-  /** Documents with their references resolved, per revision and page body (count of entries). */
-  private readonly resolved = new LruCache<JSONDocument>(5_000);
-  /** Markdown blobs by path of the revisions last dereferenced (see markdownBlobs). */
-  private readonly trees = new Map<string, Promise<Map<string, string>>>();
 
   /**
    * A revision's row. One that a read model names (`from: 'read-model'`: the live revision, a
@@ -47,10 +48,11 @@ export class ContentReader {
    * One the caller names (`from: 'caller'`) is a 404 when the space has none such: revisions
    * are keyed by space, so another space's revision is not found either.
    */
-  private async revisionRow(spaceId: string, revisionId: string, from: RevisionSource) {
-    if (from === 'read-model') return this.awaitRevision(spaceId, revisionId, () => this.content.revision(spaceId, revisionId));
+  private async revisionRow(spaceId: string, revisionId: string, from: RevisionSource): Promise<RevisionRow> {
+    const load = () => this.cache.get(['revision', spaceId, revisionId], () => this.content.revision(spaceId, revisionId), jsonBytes);
+    if (from === 'read-model') return this.awaitRevision(spaceId, revisionId, load);
     parseInput(entityId, revisionId, 'revisionId');
-    const rev = await this.content.revision(spaceId, revisionId);
+    const rev = await load();
     if (!rev) throw notFound('Revision not found in this space');
     return rev;
   }
@@ -63,189 +65,166 @@ export class ContentReader {
     return rev;
   }
 
-  async revision(ctx: ContentPresenterContext, revisionId: string, from: RevisionSource = 'read-model') {
+  async revision(ctx: ContentPresenterContext, revisionId: string, from: RevisionSource = 'read-model'): Promise<ConditionalRead<unknown>> {
     const rev = await this.revisionRow(ctx.spaceId, revisionId, from);
-    // A merge revision names the change request it merged (GitBook's RevisionTypeMerge).
+    // A merge revision names the change request it merged (GitBook's RevisionTypeMerge), which
+    // changes on its own: it is part of the representation, so of the tag.
     const merged = rev.kind === 'merge' && rev.merged_from ? await this.changeRequests.byIdOrNumber(ctx.spaceId, rev.merged_from) : undefined;
-    return presentRevision(ctx, rev, merged ? presentChangeRequest(ctx.config, merged) : undefined);
+    const mergedFrom = merged ? presentChangeRequest(ctx.config, merged) : undefined;
+    return { etag: revisionTag(rev.id, 'revision', presentation(ctx), mergedFrom ?? null), body: () => presentRevision(ctx, rev, mergedFrom) };
   }
 
   /** The revision's pages as GitBook's listPagesInRevisionById gives them. */
-  async pages(ctx: ContentPresenterContext, revisionId: string, from: RevisionSource = 'read-model') {
+  async pages(ctx: ContentPresenterContext, revisionId: string, from: RevisionSource = 'read-model'): Promise<ConditionalRead<unknown>> {
     const rev = await this.revisionRow(ctx.spaceId, revisionId, from);
-    return { pages: rev.pages.map((p) => presentPage(ctx, p)) };
+    return { etag: revisionTag(rev.id, 'pages', presentation(ctx)), body: () => ({ pages: rev.pages.map((p) => presentPage(ctx, p)) }) };
   }
 
   /** One file of the revision; a file the revision does not have is a 404, whatever other revisions hold. */
-  async file(ctx: ContentPresenterContext, revisionId: string, fileId: string, from: RevisionSource = 'read-model') {
+  async file(ctx: ContentPresenterContext, revisionId: string, fileId: string, from: RevisionSource = 'read-model'): Promise<ConditionalRead<unknown>> {
     const rev = await this.revisionRow(ctx.spaceId, revisionId, from);
     parseInput(entityId, fileId, 'fileId');
     const file = rev.files.find((f) => f.id === fileId);
     if (!file) throw notFound('File not found in this revision');
-    return presentFile(ctx, file);
+    return { etag: revisionTag(rev.id, 'file', fileId, presentation(ctx)), body: () => presentFile(ctx, file) };
   }
 
-  async files(ctx: ContentPresenterContext, revisionId: string, opts: { page?: string; limit: number }, from: RevisionSource = 'read-model') {
+  async files(ctx: ContentPresenterContext, revisionId: string, opts: { page?: string; limit: number }, from: RevisionSource = 'read-model'): Promise<ConditionalRead<unknown>> {
     const rev = await this.revisionRow(ctx.spaceId, revisionId, from);
     const after = decodeCursor(opts.page, idCursor)?.[0] as string | undefined;
-    const sorted = [...rev.files].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    const rows = sorted.filter((f) => !after || f.id > after).slice(0, opts.limit + 1);
-    return toPage(rows, opts.limit, (f) => presentFile(ctx, f), (f) => [f.id], rev.files.length);
+    return {
+      etag: revisionTag(rev.id, 'files', presentation(ctx), opts.page ?? null, opts.limit),
+      body: () => {
+        const sorted = [...rev.files].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+        const rows = sorted.filter((f) => !after || f.id > after).slice(0, opts.limit + 1);
+        return toPage(rows, opts.limit, (f) => presentFile(ctx, f), (f) => [f.id], rev.files.length);
+      },
+    };
   }
 
-  /** A page of the space's live revision, access checked in the same round trip (the hot path). */
-  async livePage(ctx: ContentPresenterContext, caller: Caller, by: { id: string } | { path: string }, options: PageOptions) {
-    const path = pagePath(by);
-    return this.pageFrom(ctx, path, options, () => this.content.livePage(ctx.spaceId, caller.user.id, path !== undefined ? { path } : by, options.format ?? 'none'), (row) => {
-      this.admitReader(caller, row);
-    });
+  /** A page of the space's live revision: access and the live revision are the only reads per request. */
+  async livePage(ctx: ContentPresenterContext, caller: Caller, by: PageKey, options: PageOptions): Promise<ConditionalRead<any>> {
+    const { space } = await this.access.spaceAccess(caller, ctx.spaceId, 'read');
+    return this.pageRead(ctx, space.revision, by, options);
   }
 
-  /** A page of a change request's head, access checked in the same round trip (the same hot path as the space's). */
-  async changeRequestPage(ctx: ContentPresenterContext, caller: Caller, key: string, by: { id: string } | { path: string }, options: PageOptions) {
-    parseInput(entityId, ctx.spaceId, 'spaceId');
-    parseInput(entityId, key, 'changeRequestId');
-    const path = pagePath(by);
-    return this.pageFrom(ctx, path, options, () => this.changeRequests.page(ctx.spaceId, caller.user.id, key, path !== undefined ? { path } : by, options.format ?? 'none'), (row) => {
-      this.admitReader(caller, row);
-      if (!row!.change_request_id) throw notFound('Change request not found');
-    });
+  /** A page of any revision of the space the caller names; a revision the space does not have is a 404 before any page is looked up. */
+  async revisionPage(ctx: ContentPresenterContext, caller: Caller, revisionId: string, by: PageKey, options: PageOptions): Promise<ConditionalRead<any>> {
+    await this.access.spaceAccess(caller, ctx.spaceId, 'read');
+    parseInput(entityId, revisionId, 'revisionId');
+    return this.pageRead(ctx, revisionId, by, options, 'caller');
   }
 
-  /** A page of a revision named by a read model, for a caller whose access is already settled (published URLs). */
-  async page(ctx: ContentPresenterContext, revisionId: string, by: { id: string } | { path: string }, options: PageOptions) {
-    const path = pagePath(by);
-    const read = async () => ({ revision: revisionId, ...((await this.content.page(ctx.spaceId, revisionId, path !== undefined ? { path } : by, options.format ?? 'none')) ?? { node: null, kind: null, markdown: null, document: null }) });
-    return this.pageFrom(ctx, path, options, read, () => undefined);
+  /** A page of a revision a read model names, presented, for a caller whose access is already settled (published URLs). */
+  async page(ctx: ContentPresenterContext, revisionId: string, by: PageKey, options: PageOptions) {
+    return (await this.pageRead(ctx, revisionId, by, options)).body();
   }
 
   /**
-   * A page of any revision of the space the caller names, access checked in the same round trip
-   * as the live read (the same read, of another revision). A revision the space does not have is
-   * a 404 before any page is looked up.
+   * A page of a revision (by default one a read model names: the live one, a change request's
+   * head), for a caller whose access is already settled. A link is found by id only (by path
+   * there is no page of its own to show).
    */
-  async revisionPage(ctx: ContentPresenterContext, caller: Caller, revisionId: string, by: { id: string } | { path: string }, options: PageOptions) {
-    parseInput(entityId, ctx.spaceId, 'spaceId');
-    parseInput(entityId, revisionId, 'revisionId');
+  async pageRead(ctx: ContentPresenterContext, revisionId: string, by: PageKey, options: PageOptions, from: RevisionSource = 'read-model'): Promise<ConditionalRead<any>> {
     const path = pagePath(by);
-    return this.pageFrom(ctx, path, options, () => this.content.revisionPage(ctx.spaceId, caller.user.id, revisionId, path !== undefined ? { path } : by, options.format ?? 'none'), (row) => {
-      this.admitReader(caller, row);
-      if (!row!.revision) throw notFound('Revision not found in this space');
-    });
+    const found = await this.revisionPageLookup(ctx.spaceId, revisionId, path !== undefined ? { path } : by, from);
+    if (!found || (found.kind === 'link' && path !== undefined)) throw notFound('Page not found in this space');
+    return {
+      etag: revisionTag(revisionId, 'page', found.page_id, presentation(ctx), options),
+      body: async () => presentPage(ctx, found.node, found.kind === 'sheet' ? await this.body(ctx.spaceId, revisionId, found.node, found.markdown, options) : undefined),
+    };
+  }
+
+  /**
+   * A page of a revision with its markdown (null: the revision has no such page), looked up once
+   * per revision. A revision a read model names but the content read model does not hold yet is
+   * waited for; one the caller names is a 404.
+   */
+  async revisionPageLookup(spaceId: string, revisionId: string, by: PageKey, from: RevisionSource = 'read-model'): Promise<RevisionPage | null> {
+    const [kind, value] = 'id' in by ? ['id', by.id] : ['path', by.path];
+    const load = () =>
+      this.cache.get(
+        ['page', spaceId, revisionId, kind, value],
+        async () => {
+          const found = await this.content.revisionPage(spaceId, revisionId, by);
+          return found.revision ? { page: found.page } : undefined;
+        },
+        jsonBytes,
+      );
+    const found = from === 'caller' ? await load() : await this.awaitRevision(spaceId, revisionId, load);
+    if (!found) throw notFound('Revision not found in this space');
+    return found.page;
   }
 
   /**
    * GitBook's getDocumentById: a page's `documentId` (the blob of its markdown) as a document,
-   * its references resolved against the revision it is read from (the live one when it has it).
+   * its references resolved against the revision it is read from: the live one when it has it
+   * (found once per live revision), else the newest that has it.
    */
-  async document(ctx: ContentPresenterContext, liveRevision: string, documentId: string, options: Pick<PageOptions, 'dereferenced'>) {
+  async document(ctx: ContentPresenterContext, liveRevision: string, documentId: string, options: Pick<PageOptions, 'dereferenced'>): Promise<ConditionalRead<unknown>> {
     parseInput(entityId, documentId, 'documentId');
-    const found = await this.content.documentPage(ctx.spaceId, liveRevision, documentId);
+    const found =
+      (await this.cache.get(['document', ctx.spaceId, liveRevision, documentId], () => this.content.documentPage(ctx.spaceId, documentId, liveRevision), jsonBytes)) ??
+      (await this.content.documentPage(ctx.spaceId, documentId));
     if (!found) throw notFound('Document not found in this space');
-    const document = parseBlobMarkdown(documentId, found.markdown).document;
-    const body = await this.body(ctx.spaceId, found.revision_id, { file: found.file, blob: documentId, markdown: found.markdown, document }, { ...options, format: 'document', 'format.markdown.refs': 'relative' });
-    return body!.document;
+    const asDocument = { ...options, format: 'document', 'format.markdown.refs': 'relative' } as const;
+    return {
+      etag: revisionTag(found.revision_id, 'document', documentId, options),
+      body: async () => (await this.body(ctx.spaceId, found.revision_id, { file: found.file, blob: documentId }, found.markdown, asDocument))!.document,
+    };
   }
 
   /**
-   * Whether the caller may read the space a page row was read from (its access facts come with
-   * the row): the one check of every page read, live, of a change request or of a revision.
+   * The body a read asks for, computed once per revision, page body and options. Markdown with
+   * `refs=relative` (the hot path) is the stored markdown itself. `dereferenced` (true or
+   * reusable-contents) expands `{% include %}` reusable content first.
    */
-  private admitReader(caller: Caller, row: ({ space_deleted_at: string | null } & Record<keyof AccessFactsRow, string | null>) | undefined): void {
-    // The facts as the page functions return them: text columns, checked by roleOf.
-    const role = row ? this.access.roleOf(caller, row as AccessFactsRow) : null;
-    if (!row || !role || row.space_deleted_at) throw notFound('Space not found');
-  }
-
-  /**
-   * The read of one page shared by every route: `read` gives the page with the revision it was
-   * looked up in, `admit` throws for what is not a missing page (access, deleted space, unknown
-   * change request). A page missing from a revision the content read model has not taken in yet
-   * is read again once it has (projections run independently: the space or change request may
-   * name a revision a moment before its pages are in). Then the body asked for, with its
-   * references resolved to the revision's pages and files.
-   */
-  private async pageFrom<R extends PageReadRow>(
-    ctx: ContentPresenterContext,
-    path: string | undefined,
-    options: PageOptions,
-    read: () => Promise<R | undefined>,
-    admit: (row: R | undefined) => void,
-  ) {
-    let row = await read();
-    admit(row);
-    if (!row!.node && row!.revision) {
-      const revision = row!.revision;
-      row = await this.awaitRevision(ctx.spaceId, revision, async () => ((await this.content.hasRevision(ctx.spaceId, revision)) ? read() : undefined));
-      admit(row);
-    }
-    const found = row!;
-    if (!found.node || (found.kind === 'link' && path !== undefined)) throw notFound('Page not found in this space');
-    const body = found.kind === 'sheet' ? await this.body(ctx.spaceId, found.revision, { file: found.node.file, blob: found.node.blob, markdown: found.markdown, document: found.document }, options) : undefined;
-    return presentPage(ctx, found.node, body);
-  }
-
-  /**
-   * The body a read asks for; markdown with `refs=relative` (the hot path) is served as stored.
-   * `dereferenced` (true or reusable-contents) expands `{% include %}` reusable content first.
-   */
-  private async body(spaceId: string, revision: string | null, row: PageBody, options: Pick<PageOptions, 'format' | 'format.markdown.refs' | 'dereferenced'>) {
+  private async body(spaceId: string, revision: string, page: PageFile, stored: string | null, options: BodyOptions): Promise<PageBody | undefined> {
     if (options.format !== 'markdown' && options.format !== 'document') return undefined;
-    const file = row.file;
-    let markdown = row.markdown ?? '';
+    const markdown = stored ?? '';
+    const includes = options.dereferenced !== 'false' && !!page.file && INCLUDE.test(markdown);
+    if (options.format === 'markdown' && !includes && (options['format.markdown.refs'] !== 'stable' || !markdown.includes(']('))) return { markdown };
+    const key = ['body', spaceId, revision, page.file ?? '', page.blob ?? '', options.format, options['format.markdown.refs'], includes ? 'd' : ''];
+    return this.cache.get(key, () => this.computeBody(spaceId, revision, page, markdown, includes, options), jsonBytes);
+  }
+
+  private async computeBody(spaceId: string, revision: string, page: PageFile, stored: string, includes: boolean, options: BodyOptions): Promise<PageBody> {
+    const file = page.file;
+    let markdown = stored;
     let expanded = false;
-    if (options.dereferenced !== 'false' && file && revision && INCLUDE.test(markdown)) {
-      const before = markdown;
+    if (includes && file) {
       markdown = await expandIncludes(markdown, file, await this.markdownBlobs(spaceId, revision), (blob) => this.includeMarkdown(spaceId, blob));
-      expanded = markdown !== before;
+      expanded = markdown !== stored;
     }
     if (options.format === 'markdown') {
-      if (options['format.markdown.refs'] !== 'stable' || !file || !revision || !markdown.includes('](')) return { markdown };
+      if (options['format.markdown.refs'] !== 'stable' || !file || !markdown.includes('](')) return { markdown };
       const targets = await this.content.refTargets(spaceId, revision);
       return { markdown: targets ? stableMarkdown(markdown, file, targets) : markdown };
     }
-    const parsed = expanded && row.blob ? parseBlobMarkdown(`${row.blob}+${revision}`, markdown).document : row.document;
-    const document = (parsed ?? { object: 'document', data: {}, nodes: [] }) as JSONDocument;
-    if (!parsed || !file || !revision) return { document };
-    // Resolved once per revision and page body (both immutable); it shares untouched nodes with the parse.
-    const key = `${spaceId}:${revision}:${row.blob ?? ''}:${file}:${expanded ? 'd' : ''}`;
-    const hit = this.resolved.get(key);
-    if (hit) return { document: hit };
+    if (!page.blob) return { document: EMPTY_DOCUMENT };
+    const document = parseBlobMarkdown(expanded ? `${page.blob}+${revision}` : page.blob, markdown).document;
+    if (!file) return { document };
     const targets = await this.content.refTargets(spaceId, revision);
-    if (!targets) return { document };
-    const resolved = resolveDocumentRefs(document, file, targets);
-    this.resolved.set(key, resolved);
-    return { document: resolved };
+    return { document: targets ? resolveDocumentRefs(document, file, targets) : document };
   }
 
   /**
    * The markdown files (pages, reusable content) of a revision's commit, path -> blob: read from
    * the git tree once per revision, and only for a `dereferenced` read of a page that includes.
    */
-  private markdownBlobs(spaceId: string, revision: string): Promise<Map<string, string>> {
-    const key = `${spaceId}:${revision}`;
-    let hit = this.trees.get(key);
-    if (!hit) {
-      hit = this.store.readRevisionFiles(spaceId, revision).then(
-        (files) => new Map(files.filter((f) => /\.md$/i.test(f.path)).map((f) => [f.path, f.oid])),
-        (err) => {
-          this.trees.delete(key);
-          throw err;
-        },
-      );
-      this.trees.set(key, hit);
-      if (this.trees.size > 64) this.trees.delete(this.trees.keys().next().value!);
-    }
-    return hit;
+  private async markdownBlobs(spaceId: string, revision: string): Promise<Map<string, string>> {
+    const tree = await this.cache.get(
+      ['markdown-files', spaceId, revision],
+      async () => new Map((await this.store.readRevisionFiles(spaceId, revision)).filter((f) => /\.md$/i.test(f.path)).map((f) => [f.path, f.oid])),
+      (files) => files.size * 256,
+    );
+    return tree!;
   }
 
   /** The markdown of reusable content, by blob (immutable), read from the content store once. */
   private async includeMarkdown(spaceId: string, blob: string): Promise<string> {
-    const hit = this.includes.get(blob);
-    if (hit !== undefined) return hit;
-    const text = new TextDecoder().decode(await this.store.readBlob(spaceId, blob));
-    this.includes.set(blob, text);
-    return text;
+    const text = await this.cache.get(['blob', blob], async () => new TextDecoder().decode(await this.store.readBlob(spaceId, blob)), (t) => 2 * t.length + 64);
+    return text!;
   }
 
   /**
@@ -264,26 +243,26 @@ export class ContentReader {
   }
 }
 
-/** What every page read gives: the page (null when none), its body and the revision it is in. */
-interface PageReadRow {
-  revision: string | null;
-  kind: 'sheet' | 'group' | 'link' | null;
-  node: RevisionPageNode | null;
-  markdown: string | null;
-  document: unknown | null;
-}
+/** A page named by id, or by path (with slashes, as the client sends it). */
+export type PageKey = { id: string } | { path: string };
 
-/** The body of a page as read from the read model, and where it is in the revision's commit. */
-interface PageBody {
-  file?: string;
-  blob?: string;
-  markdown: string | null;
-  document: unknown | null;
-}
+/** Where a page's body is in the revision's commit (its file) and which blob it is. */
+type PageFile = Pick<RevisionPageNode, 'file' | 'blob'>;
+
+type PageBody = { markdown?: string; document?: JSONDocument };
+
+type BodyOptions = Pick<PageOptions, 'format' | 'format.markdown.refs' | 'dereferenced'>;
+
+const EMPTY_DOCUMENT: JSONDocument = { object: 'document', data: {}, nodes: [] } as unknown as JSONDocument;
 
 /** Who names the revision a read is of: a read model (the live revision, a change request's head) or the caller. */
 export type RevisionSource = 'read-model' | 'caller';
 
-function pagePath(by: { id: string } | { path: string }): string | undefined {
+/** What of the presenter context shapes a body besides the revision (the space is in the URL). */
+function presentation(ctx: ContentPresenterContext) {
+  return { metadata: ctx.metadata, filesRevision: ctx.filesRevision ?? null };
+}
+
+function pagePath(by: PageKey): string | undefined {
   return 'path' in by ? by.path.replace(/^\/+|\/+$/g, '') : undefined;
 }

@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { RevisionFileNode } from '@quire/domain';
 import { ContentStore } from '@quire/content/store';
+import { ifNoneMatchHolds } from '../http/conditional';
 import { fileBytesHeaders } from '../http/file-bytes';
 
 /**
@@ -9,10 +10,10 @@ import { fileBytesHeaders } from '../http/file-bytes';
  * type and disposition follow the published site's allow-list (http/file-bytes.ts): an SVG or
  * HTML file must never run as this origin's page.
  */
-export async function sendFile(reply: FastifyReply, store: ContentStore, spaceId: string, file: RevisionFileNode, ifNoneMatch: string | undefined): Promise<void> {
+export async function sendFile(reply: FastifyReply, store: ContentStore, spaceId: string, file: RevisionFileNode): Promise<void> {
   const etag = `"${file.blob}"`;
   void reply.header('etag', etag).header('cache-control', 'private, no-cache').headers(fileBytesHeaders(file));
-  if (ifNoneMatch && ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)) {
+  if (ifNoneMatchHolds(reply.request.headers['if-none-match'], etag)) {
     await reply.status(304).send();
     return;
   }

@@ -1,10 +1,11 @@
-import { Controller, Get, Headers, Inject, Param, Query, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { notFound } from '@quire/domain';
 import { ContentStore } from '@quire/content/store';
 import { ContentQueries } from '@quire/read-models/content/content.queries';
 import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
 import { Caller, CurrentCaller } from '../http/auth';
+import { AnswerConditional, Conditional } from '../http/conditional';
 import { entityId, parseInput } from '../http/validation';
 import { AccessService } from '../permissions/access.service';
 import { filesQuery, pageByIdQuery, pageByPathQuery, revisionQuery } from './content-options';
@@ -23,17 +24,17 @@ export class SpaceContentController {
   ) {}
 
   @Get()
-  async revision(@Param('spaceId') spaceId: string, @Query() query: unknown, @CurrentCaller() caller: Caller) {
+  async revision(@Param('spaceId') spaceId: string, @Query() query: unknown, @CurrentCaller() caller: Caller, @Conditional() answer: AnswerConditional) {
     const q = parseInput(revisionQuery, query, 'query');
     const { space } = await this.access.spaceAccess(caller, spaceId, 'read');
-    return this.reader.revision({ config: this.config, spaceId, metadata: q.metadata }, space.revision);
+    return answer(await this.reader.revision({ config: this.config, spaceId, metadata: q.metadata }, space.revision));
   }
 
   @Get('files')
-  async files(@Param('spaceId') spaceId: string, @Query() query: unknown, @CurrentCaller() caller: Caller) {
+  async files(@Param('spaceId') spaceId: string, @Query() query: unknown, @CurrentCaller() caller: Caller, @Conditional() answer: AnswerConditional) {
     const q = parseInput(filesQuery, query, 'query');
     const { space } = await this.access.spaceAccess(caller, spaceId, 'read');
-    return this.reader.files({ config: this.config, spaceId, metadata: q.metadata }, space.revision, q);
+    return answer(await this.reader.files({ config: this.config, spaceId, metadata: q.metadata }, space.revision, q));
   }
 
   /**
@@ -44,7 +45,6 @@ export class SpaceContentController {
   async download(
     @Param('spaceId') spaceId: string,
     @Param('fileId') fileId: string,
-    @Headers('if-none-match') ifNoneMatch: string | undefined,
     @CurrentCaller() caller: Caller,
     @Res() reply: FastifyReply,
   ) {
@@ -52,14 +52,13 @@ export class SpaceContentController {
     parseInput(entityId, fileId, 'fileId');
     const file = await this.content.file(spaceId, fileId, space.revision);
     if (!file) throw notFound('File not found in this space');
-    await sendFile(reply, this.store, spaceId, file, ifNoneMatch);
+    await sendFile(reply, this.store, spaceId, file);
   }
 
   @Get('page/:pageId')
-  async pageById(@Param('spaceId') spaceId: string, @Param('pageId') pageId: string, @Query() query: unknown, @CurrentCaller() caller: Caller) {
+  async pageById(@Param('spaceId') spaceId: string, @Param('pageId') pageId: string, @Query() query: unknown, @CurrentCaller() caller: Caller, @Conditional() answer: AnswerConditional) {
     const q = parseInput(pageByIdQuery, query, 'query');
-    parseInput(entityId, spaceId, 'spaceId');
-    return this.reader.livePage({ config: this.config, spaceId, metadata: q.metadata }, caller, { id: pageId }, q);
+    return answer(await this.reader.livePage({ config: this.config, spaceId, metadata: q.metadata }, caller, { id: pageId }, q));
   }
 
   /**
@@ -67,9 +66,14 @@ export class SpaceContentController {
    * already percent-decoded it: decoding again would misread a path with `%` in it.
    */
   @Get('path/*')
-  async pageByPath(@Param('spaceId') spaceId: string, @Param('*') pagePath: string, @Query() query: unknown, @CurrentCaller() caller: Caller) {
+  async pageByPath(
+    @Param('spaceId') spaceId: string,
+    @Param('*') pagePath: string,
+    @Query() query: unknown,
+    @CurrentCaller() caller: Caller,
+    @Conditional() answer: AnswerConditional,
+  ) {
     const q = parseInput(pageByPathQuery, query, 'query');
-    parseInput(entityId, spaceId, 'spaceId');
-    return this.reader.livePage({ config: this.config, spaceId, metadata: q.metadata }, caller, { path: pagePath }, q);
+    return answer(await this.reader.livePage({ config: this.config, spaceId, metadata: q.metadata }, caller, { path: pagePath }, q));
   }
 }

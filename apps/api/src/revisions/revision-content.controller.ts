@@ -1,10 +1,11 @@
-import { Controller, Get, Headers, Inject, Param, Query, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { notFound } from '@quire/domain';
 import { ContentStore } from '@quire/content/store';
 import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
 import { ContentQueries } from '@quire/read-models/content/content.queries';
 import { Caller, CurrentCaller } from '../http/auth';
+import { AnswerConditional, Conditional } from '../http/conditional';
 import { entityId, parseInput } from '../http/validation';
 import { AccessService } from '../permissions/access.service';
 import { documentByIdQuery, documentQuery, filesQuery, pageByIdQuery, pageByPathQuery, revisionQuery } from '../content/content-options';
@@ -27,24 +28,24 @@ export class RevisionContentController {
   ) {}
 
   @Get('revisions/:revisionId')
-  async revision(@Param('spaceId') spaceId: string, @Param('revisionId') revisionId: string, @Query() query: unknown, @CurrentCaller() caller: Caller) {
+  async revision(@Param('spaceId') spaceId: string, @Param('revisionId') revisionId: string, @Query() query: unknown, @CurrentCaller() caller: Caller, @Conditional() answer: AnswerConditional) {
     const q = parseInput(revisionQuery, query, 'query');
     await this.access.spaceAccess(caller, spaceId, 'read');
-    return this.reader.revision({ config: this.config, spaceId, metadata: q.metadata, filesRevision: revisionId }, revisionId, 'caller');
+    return answer(await this.reader.revision({ config: this.config, spaceId, metadata: q.metadata, filesRevision: revisionId }, revisionId, 'caller'));
   }
 
   @Get('revisions/:revisionId/pages')
-  async pages(@Param('spaceId') spaceId: string, @Param('revisionId') revisionId: string, @Query() query: unknown, @CurrentCaller() caller: Caller) {
+  async pages(@Param('spaceId') spaceId: string, @Param('revisionId') revisionId: string, @Query() query: unknown, @CurrentCaller() caller: Caller, @Conditional() answer: AnswerConditional) {
     const q = parseInput(revisionQuery, query, 'query');
     await this.access.spaceAccess(caller, spaceId, 'read');
-    return this.reader.pages({ config: this.config, spaceId, metadata: q.metadata, filesRevision: revisionId }, revisionId, 'caller');
+    return answer(await this.reader.pages({ config: this.config, spaceId, metadata: q.metadata, filesRevision: revisionId }, revisionId, 'caller'));
   }
 
   @Get('revisions/:revisionId/files')
-  async files(@Param('spaceId') spaceId: string, @Param('revisionId') revisionId: string, @Query() query: unknown, @CurrentCaller() caller: Caller) {
+  async files(@Param('spaceId') spaceId: string, @Param('revisionId') revisionId: string, @Query() query: unknown, @CurrentCaller() caller: Caller, @Conditional() answer: AnswerConditional) {
     const q = parseInput(filesQuery, query, 'query');
     await this.access.spaceAccess(caller, spaceId, 'read');
-    return this.reader.files({ config: this.config, spaceId, metadata: q.metadata, filesRevision: revisionId }, revisionId, q, 'caller');
+    return answer(await this.reader.files({ config: this.config, spaceId, metadata: q.metadata, filesRevision: revisionId }, revisionId, q, 'caller'));
   }
 
   @Get('revisions/:revisionId/files/:fileId')
@@ -53,11 +54,11 @@ export class RevisionContentController {
     @Param('revisionId') revisionId: string,
     @Param('fileId') fileId: string,
     @Query() query: unknown,
-    @CurrentCaller() caller: Caller,
+    @CurrentCaller() caller: Caller, @Conditional() answer: AnswerConditional,
   ) {
     const q = parseInput(revisionQuery, query, 'query');
     await this.access.spaceAccess(caller, spaceId, 'read');
-    return this.reader.file({ config: this.config, spaceId, metadata: q.metadata, filesRevision: revisionId }, revisionId, fileId, 'caller');
+    return answer(await this.reader.file({ config: this.config, spaceId, metadata: q.metadata, filesRevision: revisionId }, revisionId, fileId, 'caller'));
   }
 
   /** The file's bytes as this revision has them (its downloadURL in revision reads), whatever replaced them since. */
@@ -66,7 +67,6 @@ export class RevisionContentController {
     @Param('spaceId') spaceId: string,
     @Param('revisionId') revisionId: string,
     @Param('fileId') fileId: string,
-    @Headers('if-none-match') ifNoneMatch: string | undefined,
     @CurrentCaller() caller: Caller,
     @Res() reply: FastifyReply,
   ) {
@@ -75,7 +75,7 @@ export class RevisionContentController {
     parseInput(entityId, fileId, 'fileId');
     const file = await this.content.revisionFile(spaceId, revisionId, fileId);
     if (!file) throw notFound('File not found in this revision');
-    await sendFile(reply, this.store, spaceId, file, ifNoneMatch);
+    await sendFile(reply, this.store, spaceId, file);
   }
 
   @Get('revisions/:revisionId/page/:pageId')
@@ -84,10 +84,10 @@ export class RevisionContentController {
     @Param('revisionId') revisionId: string,
     @Param('pageId') pageId: string,
     @Query() query: unknown,
-    @CurrentCaller() caller: Caller,
+    @CurrentCaller() caller: Caller, @Conditional() answer: AnswerConditional,
   ) {
     const q = parseInput(pageByIdQuery, query, 'query');
-    return this.reader.revisionPage({ config: this.config, spaceId, metadata: q.metadata }, caller, revisionId, { id: pageId }, q);
+    return answer(await this.reader.revisionPage({ config: this.config, spaceId, metadata: q.metadata }, caller, revisionId, { id: pageId }, q));
   }
 
   /** The page's document alone (GitBook's getPageDocumentInRevisionById); a group or link has none. */
@@ -97,13 +97,14 @@ export class RevisionContentController {
     @Param('revisionId') revisionId: string,
     @Param('pageId') pageId: string,
     @Query() query: unknown,
-    @CurrentCaller() caller: Caller,
+    @CurrentCaller() caller: Caller, @Conditional() answer: AnswerConditional,
   ) {
     const q = parseInput(documentQuery, query, 'query');
     const options = { ...parseInput(pageByIdQuery, {}, 'query'), ...q, format: 'document' as const, metadata: false };
-    const page = await this.reader.revisionPage({ config: this.config, spaceId, metadata: false }, caller, revisionId, { id: pageId }, options);
+    const read = await this.reader.revisionPage({ config: this.config, spaceId, metadata: false }, caller, revisionId, { id: pageId }, options);
+    const page = await read.body();
     if (page.document === undefined) throw notFound('This page has no document');
-    return page.document;
+    return answer({ etag: read.etag, body: () => page.document });
   }
 
   /**
@@ -111,10 +112,10 @@ export class RevisionContentController {
    * none, so an existing page has an empty set.
    */
   @Get('revisions/:revisionId/page/:pageId/meta-links')
-  async pageMetaLinks(@Param('spaceId') spaceId: string, @Param('revisionId') revisionId: string, @Param('pageId') pageId: string, @CurrentCaller() caller: Caller) {
+  async pageMetaLinks(@Param('spaceId') spaceId: string, @Param('revisionId') revisionId: string, @Param('pageId') pageId: string, @CurrentCaller() caller: Caller, @Conditional() answer: AnswerConditional) {
     const options = parseInput(pageByIdQuery, {}, 'query');
-    await this.reader.revisionPage({ config: this.config, spaceId, metadata: false }, caller, revisionId, { id: pageId }, options);
-    return { alternates: [] };
+    const read = await this.reader.revisionPage({ config: this.config, spaceId, metadata: false }, caller, revisionId, { id: pageId }, options);
+    return answer({ etag: read.etag, body: () => ({ alternates: [] }) });
   }
 
   /** `pagePath` may contain slashes: the official client does not encode them. Fastify has already decoded it (see SpaceContentController). */
@@ -124,10 +125,10 @@ export class RevisionContentController {
     @Param('revisionId') revisionId: string,
     @Param('*') pagePath: string,
     @Query() query: unknown,
-    @CurrentCaller() caller: Caller,
+    @CurrentCaller() caller: Caller, @Conditional() answer: AnswerConditional,
   ) {
     const q = parseInput(pageByPathQuery, query, 'query');
-    return this.reader.revisionPage({ config: this.config, spaceId, metadata: q.metadata }, caller, revisionId, { path: pagePath }, q);
+    return answer(await this.reader.revisionPage({ config: this.config, spaceId, metadata: q.metadata }, caller, revisionId, { path: pagePath }, q));
   }
 
   /** Quire has no reusable contents (`{% include %}` files are pages' markdown): none is ever found, in GitBook's 404 body. */
@@ -157,10 +158,10 @@ export class RevisionContentController {
 
   /** A page's `documentId` resolves to its document, as GitBook's getDocumentById. */
   @Get('documents/:documentId')
-  async document(@Param('spaceId') spaceId: string, @Param('documentId') documentId: string, @Query() query: unknown, @CurrentCaller() caller: Caller) {
+  async document(@Param('spaceId') spaceId: string, @Param('documentId') documentId: string, @Query() query: unknown, @CurrentCaller() caller: Caller, @Conditional() answer: AnswerConditional) {
     const q = parseInput(documentByIdQuery, query, 'query');
     const { space } = await this.access.spaceAccess(caller, spaceId, 'read');
-    return this.reader.document({ config: this.config, spaceId, metadata: false }, space.revision, documentId, q);
+    return answer(await this.reader.document({ config: this.config, spaceId, metadata: false }, space.revision, documentId, q));
   }
 
   /** Access and the revision are checked first, so the 404 says what is missing. */

@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'crypto';
-import { JSONDocument } from '@quire/content/markdown';
+import { JSONDocument, parseBlobMarkdown } from '@quire/content/markdown';
 import { ContentStore } from '@quire/content/store';
 import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
 import { ContentQueries } from '@quire/read-models/content/content.queries';
 import { AccessQueries, SpaceAccessRow } from '@quire/read-models/permissions/permissions.queries';
+import { ContentReader } from '../content/content-reader';
 import { entityId } from '../http/validation';
 import { opensShareLink } from '../spaces/share-links';
 import { publishedSpaceUrl, spaceVisibility } from '../spaces/spaces.presenter';
@@ -58,6 +59,7 @@ export class PublishedSites {
   constructor(
     private readonly access: AccessQueries,
     private readonly content: ContentQueries,
+    private readonly reader: ContentReader,
     private readonly store: ContentStore,
     @Inject(QUIRE_CONFIG) private readonly config: QuireConfig,
   ) {
@@ -109,9 +111,10 @@ export class PublishedSites {
     return page && page.id !== site.index.first?.id ? `${root}/${encodePagePath(page.path)}` : root;
   }
 
+  /** The page's document, from the page lookups the API's content reads share (once per revision and path). */
   async document(site: PublishedSpace, pagePath: string): Promise<JSONDocument | undefined> {
-    const row = await this.content.page(site.space.id, site.space.revision, { path: pagePath }, 'document');
-    return (row?.document as JSONDocument | null) ?? undefined;
+    const page = await this.reader.revisionPageLookup(site.space.id, site.space.revision, { path: pagePath });
+    return page?.node.blob && page.markdown !== null ? parseBlobMarkdown(page.node.blob, page.markdown).document : undefined;
   }
 
   readFile(site: PublishedSpace, blob: string): Promise<Uint8Array> {

@@ -14,6 +14,7 @@ import { firstDocument } from './site-index';
 import { SITE_SCRIPT_HASH } from './site-script';
 import { SITE_STYLE } from './site-style';
 import { encodePagePath } from './site-urls';
+import { ifNoneMatchHolds } from '../http/conditional';
 import { fileBytesHeaders } from '../http/file-bytes';
 import { SHARE_PARAM } from '../spaces/share-links';
 
@@ -192,14 +193,8 @@ function sendHtml(reply: Reply, status: number, body: string, headers: Record<st
   return reply.send(body);
 }
 
-/** If-None-Match holds the entity tag (weak or strong comparison both mean "unchanged" here). */
 function notModified(req: FastifyRequest, etag: string): boolean {
-  const header = req.headers['if-none-match'];
-  if (!header) return false;
-  return header
-    .split(',')
-    .map((t) => t.trim().replace(/^W\//, ''))
-    .some((t) => t === etag || t === '*');
+  return ifNoneMatchHolds(req.headers['if-none-match'], etag);
 }
 
 /** The cookie holding a share-link space's key once its link was opened. */

@@ -43,8 +43,25 @@ export interface SpacePageRow {
   document: unknown | null;
 }
 
-/** A page of any revision of a space with the caller's access facts; `revision` is null when the space has no such revision. */
-export type RevisionPageRow = SpacePageRow;
+/** A page of a revision with its markdown (see ContentQueries.revisionPage). */
+export interface RevisionPage {
+  page_id: string;
+  kind: 'sheet' | 'group' | 'link';
+  node: RevisionPageNode;
+  markdown: string | null;
+}
+
+export interface RevisionPageLookup {
+  revision: string | null;
+  page: RevisionPage | null;
+}
+
+/** Where a document id (a page body's blob) is found: the revision, the page's file, its markdown. */
+export interface DocumentPageRow {
+  revision_id: string;
+  file: string;
+  markdown: string;
+}
 
 /** Which body a page read wants. */
 export type PageContent = 'markdown' | 'document' | 'none';
@@ -167,43 +184,41 @@ export class ContentQueries {
   }
 
   /**
-   * A page of any revision of the space in one statement, as livePage reads the live one: the
-   * caller's access facts, whether the space has that revision (`revision` null when not: a
-   * revision of another space is simply not found), and the page with only the body asked for.
+   * A page of a revision of the space with its markdown, in one statement: `revision` is null when
+   * the space has no such revision (a revision of another space is simply not found, and one the
+   * content read model has not taken in yet is not either), `page` null when the revision has no
+   * such page. Both answers are final once the revision is there: a revision never changes.
    */
-  async revisionPage(spaceId: string, userId: string, revisionId: string, by: { id: string } | { path: string }, content: PageContent): Promise<RevisionPageRow | undefined> {
-    const r = await this.db.query<RevisionPageRow>(
-      `SELECT a.space->>'deleted_at' AS space_deleted_at, a.organization_role, a.resolved_level, a.granted_role,
-              (SELECT r.id FROM rm_revisions r WHERE r.space_id = $1 AND r.id = $3) AS revision,
-              pg.page_id, pg.kind, pg.node, pg.markdown, NULL::jsonb AS document
-         FROM quire_space_access($1, $2) a
+  async revisionPage(spaceId: string, revisionId: string, by: { id: string } | { path: string }): Promise<RevisionPageLookup> {
+    const r = await this.db.query<{ revision: string | null } & Omit<RevisionPage, 'document'>>(
+      `SELECT (SELECT r.id FROM rm_revisions r WHERE r.space_id = $1 AND r.id = $2) AS revision,
+              pg.page_id, pg.kind, pg.node, pg.markdown
+         FROM (SELECT 1) one
          LEFT JOIN LATERAL (
-           SELECT p.page_id, p.kind, p.node, CASE WHEN $5 IN ('markdown', 'document') THEN c.markdown END AS markdown
+           SELECT p.page_id, p.kind, p.node, c.markdown
              FROM rm_revision_pages p LEFT JOIN rm_page_contents c ON c.blob = p.blob
-            WHERE p.space_id = $1 AND p.revision_id = $3 AND ${'id' in by ? 'p.page_id = $4' : 'p.path = $4'}
+            WHERE p.space_id = $1 AND p.revision_id = $2 AND ${'id' in by ? 'p.page_id = $3' : 'p.path = $3'}
             ORDER BY (p.kind = 'group') LIMIT 1) pg ON true`,
-      [spaceId, userId, revisionId, 'id' in by ? by.id : by.path, content],
+      [spaceId, revisionId, 'id' in by ? by.id : by.path],
     );
-    return withDocument(r.rows[0], content);
+    const { revision, ...page } = r.rows[0];
+    return { revision, page: page.page_id ? page : null };
   }
 
   /**
-   * Where a page body (a document id: the blob of its markdown) is in the space: in the live
-   * revision when it is there (the cheap lookup), else in the newest revision that has it.
+   * Where a page body (a document id: the blob of its markdown) is in the space: in `revisionId`
+   * when given (what it holds never changes), else in the newest revision that has it.
    */
-  async documentPage(spaceId: string, liveRevision: string, blob: string): Promise<{ revision_id: string; file: string; markdown: string } | undefined> {
+  async documentPage(spaceId: string, blob: string, revisionId?: string): Promise<DocumentPageRow | undefined> {
     const select = `SELECT p.revision_id, p.file, c.markdown FROM rm_revision_pages p JOIN rm_page_contents c ON c.blob = p.blob`;
-    const live = await this.db.query<{ revision_id: string; file: string; markdown: string }>(
-      `${select} WHERE p.space_id = $1 AND p.revision_id = $2 AND p.blob = $3 LIMIT 1`,
-      [spaceId, liveRevision, blob],
-    );
-    if (live.rows[0]) return live.rows[0];
-    const past = await this.db.query<{ revision_id: string; file: string; markdown: string }>(
-      `${select} JOIN rm_revisions r ON r.space_id = p.space_id AND r.id = p.revision_id
-        WHERE p.space_id = $1 AND p.blob = $2 ORDER BY r.created_at DESC LIMIT 1`,
-      [spaceId, blob],
-    );
-    return past.rows[0];
+    const r = revisionId
+      ? await this.db.query<DocumentPageRow>(`${select} WHERE p.space_id = $1 AND p.revision_id = $2 AND p.blob = $3 LIMIT 1`, [spaceId, revisionId, blob])
+      : await this.db.query<DocumentPageRow>(
+          `${select} JOIN rm_revisions r ON r.space_id = p.space_id AND r.id = p.revision_id
+            WHERE p.space_id = $1 AND p.blob = $2 ORDER BY r.created_at DESC LIMIT 1`,
+          [spaceId, blob],
+        );
+    return r.rows[0];
   }
 
   /** The read path of a space's live page in one statement (access facts + page + body). */

@@ -1,0 +1,56 @@
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import { createHash } from 'crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/**
+ * A read whose representation its entity tag fixes: the tag is known once access is checked and
+ * the revision is settled, the body is made only when the client does not hold it already.
+ */
+export interface ConditionalRead<T> {
+  etag: string;
+  body: () => Promise<T> | T;
+}
+
+/**
+ * The weak entity tag (RFC 9110 §8.8.1) of a representation of a revision's content: the revision
+ * (immutable) and everything in the request that shapes the body (route, ids, query options).
+ * Weak, because the same content can be serialized to other bytes (another Quire version, a
+ * compressed encoding) and still be the same representation.
+ */
+export function revisionTag(revision: string, ...representation: unknown[]): string {
+  const shape = createHash('sha1').update(JSON.stringify(representation)).digest('base64url').slice(0, 16);
+  return `W/"${revision}.${shape}"`;
+}
+
+/** If-None-Match holds `etag` (RFC 9110 §13.1.2: weak comparison, `*` matches any representation). */
+export function ifNoneMatchHolds(header: string | string[] | undefined, etag: string): boolean {
+  if (!header) return false;
+  const opaque = etag.replace(/^W\//, '');
+  return (Array.isArray(header) ? header.join(',') : header)
+    .split(',')
+    .map((t) => t.trim())
+    .some((t) => t === '*' || t.replace(/^W\//, '') === opaque);
+}
+
+/**
+ * Answers a conditional read: the ETag, and a 304 without a body when If-None-Match holds it,
+ * else the body. Content is private to those who may read it and revalidated on every use (a
+ * live revision moves, access can be revoked), so caches keep it `private, no-cache`.
+ */
+export type AnswerConditional = <T>(read: ConditionalRead<T>) => Promise<T | undefined>;
+
+export const Conditional = createParamDecorator((_: unknown, ctx: ExecutionContext): AnswerConditional => {
+  const http = ctx.switchToHttp();
+  const req = http.getRequest<FastifyRequest>();
+  const reply = http.getResponse<FastifyReply>();
+  const validators = (etag: string) => reply.header('etag', etag).header('cache-control', 'private, no-cache');
+  return async (read) => {
+    if (ifNoneMatchHolds(req.headers['if-none-match'], read.etag)) {
+      void validators(read.etag).status(304);
+      return undefined;
+    }
+    const body = await read.body();
+    void validators(read.etag);
+    return body;
+  };
+});
