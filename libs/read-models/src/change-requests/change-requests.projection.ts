@@ -1,6 +1,5 @@
 import { Projection } from '@quire/projections/projection';
 import { OPEN_COMMENT_EVENTS, openCommentsDelta } from '../comments/open-comments';
-import { CHANGE_REQUEST_PAGE_FUNCTION } from './change-request-page.function';
 
 /**
  * One row per change request with everything GitBook's ChangeRequest shows except `outdated`,
@@ -41,7 +40,6 @@ export const changeRequestsProjection: Projection = {
       UNIQUE (space_id, number));
     CREATE INDEX rm_change_requests_updated ON ${t('rm_change_requests')} (space_id, updated_at DESC, id DESC);
     CREATE INDEX rm_change_requests_created ON ${t('rm_change_requests')} (space_id, created_at DESC, id DESC);
-    ${CHANGE_REQUEST_PAGE_FUNCTION}
   `,
   async apply(event, tx, t) {
     const d = event.data as any;

@@ -2,23 +2,7 @@ import { Queryable } from '@quire/platform/db/db';
 import { decodeCursor, ListResponse, timeIdCursor, toPage } from '@quire/platform/http/pagination';
 import type { ChangeRequestStatus } from '@quire/domain';
 import type { UserRow } from '../identity/identity.queries';
-import { PageContent, withDocument } from '../content/content.queries';
-import type { AccessFactsRow } from '../permissions/permissions.queries';
-import type { RevisionPageNode } from '@quire/domain';
 import { effectiveRankSql } from '../permissions/access.sql';
-
-/** One page of a change request's head with the caller's access facts (quire_change_request_page). */
-export interface ChangeRequestPageRow extends AccessFactsRow {
-  /** Set when the space is in the trash (no row at all when it does not exist). */
-  space_deleted_at: string | null;
-  change_request_id: string | null;
-  revision: string | null;
-  page_id: string | null;
-  kind: 'sheet' | 'group' | 'link' | null;
-  node: RevisionPageNode | null;
-  markdown: string | null;
-  document: unknown | null;
-}
 
 export interface ChangeRequestRow {
   id: string;
@@ -86,27 +70,6 @@ export class ChangeRequestQueries {
       [spaceId, key],
     );
     return r.rows[0];
-  }
-
-  /** The read path of a change request's page in one statement (see change-request-page.function.ts). */
-  async page(
-    spaceId: string,
-    userId: string,
-    key: string,
-    by: { id: string } | { path: string },
-    content: PageContent,
-  ): Promise<ChangeRequestPageRow | undefined> {
-    const byNumber = /^\d{1,9}$/.test(key);
-    const r = await this.db.query<ChangeRequestPageRow>(`SELECT * FROM quire_change_request_page($1, $2, $3, $4, $5, $6, $7)`, [
-      spaceId,
-      userId,
-      byNumber ? null : key,
-      byNumber ? Number(key) : null,
-      'path' in by ? by.path : null,
-      'id' in by ? by.id : null,
-      content,
-    ]);
-    return withDocument(r.rows[0], content);
   }
 
   /** Newest first by `orderBy`, keyset-paginated on (timestamp, id). */

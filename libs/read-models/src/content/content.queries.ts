@@ -190,7 +190,7 @@ export class ContentQueries {
    * such page. Both answers are final once the revision is there: a revision never changes.
    */
   async revisionPage(spaceId: string, revisionId: string, by: { id: string } | { path: string }): Promise<RevisionPageLookup> {
-    const r = await this.db.query<{ revision: string | null } & Omit<RevisionPage, 'document'>>(
+    const r = await this.db.query<{ revision: string | null } & RevisionPage>(
       `SELECT (SELECT r.id FROM rm_revisions r WHERE r.space_id = $1 AND r.id = $2) AS revision,
               pg.page_id, pg.kind, pg.node, pg.markdown
          FROM (SELECT 1) one
