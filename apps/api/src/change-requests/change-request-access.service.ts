@@ -4,6 +4,7 @@ import { IdentityQueries } from '@quire/read-models/identity/identity.queries';
 import { AccessQueries } from '@quire/read-models/permissions/permissions.queries';
 import { ChangeRequestQueries, ChangeRequestRow } from '@quire/read-models/change-requests/change-requests.queries';
 import { SpaceAccessRow } from '@quire/read-models/permissions/permissions.queries';
+import { ReadCache, ReadCacheFollower } from '@quire/projections/read-cache';
 import { Caller } from '../http/auth';
 import { entityId, parseInput } from '../http/validation';
 import { AccessService } from '../permissions/access.service';
@@ -18,12 +19,22 @@ export type ChangeRequestRight = 'read' | 'comment' | 'review' | 'edit' | 'merge
  */
 @Injectable()
 export class ChangeRequestAccess {
+  /**
+   * Which revision is a change request's head, by space and id or number: the pointer every read
+   * of its content starts from. Every event that moves it names the change request, and a
+   * command answers only once every API process has evicted what its events name.
+   */
+  private readonly heads: ReadCache<{ id: string; revision: string }>;
+
   constructor(
     private readonly access: AccessService,
     private readonly changeRequests: ChangeRequestQueries,
     private readonly accessFacts: AccessQueries,
     private readonly identity: IdentityQueries,
-  ) {}
+    readCaches: ReadCacheFollower,
+  ) {
+    this.heads = new ReadCache({ name: 'change-request-heads', max: 20_000, readModels: ['change-requests'] }, readCaches);
+  }
 
   async space(caller: Caller, spaceId: string, right: ChangeRequestRight): Promise<{ space: SpaceAccessRow; role: Role }> {
     const { space, role } = await this.access.spaceAccess(caller, spaceId, 'read');
@@ -51,7 +62,10 @@ export class ChangeRequestAccess {
   async head(caller: Caller, spaceId: string, key: string): Promise<{ id: string; revision: string }> {
     await this.space(caller, spaceId, 'read');
     parseInput(entityId, key, 'changeRequestId');
-    const head = await this.changeRequests.head(spaceId, key);
+    const head = await this.heads.get(`${spaceId} ${key}`, async () => {
+      const found = await this.changeRequests.head(spaceId, key);
+      return found && { value: found, tags: [found.id] };
+    });
     if (!head) throw notFound('Change request not found');
     return head;
   }
