@@ -1,9 +1,10 @@
 import { randomUUID } from 'crypto';
+import { loadavg } from 'os';
 import { Db } from '@quire/platform/db/db';
 import { PgDb } from '@quire/platform/db/pg-db';
 import { PgliteDb } from '@quire/platform/db/pglite-db';
 import { SqlEventStore } from '@quire/event-store/sql/sql-event-store';
-import { rebuildProjection, rebuildProjections } from '@quire/projections/rebuild';
+import { rebuildProjections } from '@quire/projections/rebuild';
 import { identityProjection } from '@quire/read-models/identity/identity.projection';
 import { spacesProjection } from '@quire/read-models/spaces/spaces.projection';
 import { collectionsProjection } from '@quire/read-models/collections/collections.projection';
@@ -15,46 +16,62 @@ import { START } from '@quire/event-store/position';
 import { createTestDatabase } from '../test/support/databases';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+/** Interleaved rounds: each figure and its baseline run once per round; medians are reported. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** Domain events seeded for the replay figures (BENCH_REPLAY_EVENTS). */
 const REPLAY_EVENTS = Number(process.env.BENCH_REPLAY_EVENTS ?? 20_000);
-/** BENCH_ONLY=replay skips the append figures. */
+/** BENCH_ONLY=replay skips the append figures, BENCH_ONLY=append the replay ones. */
 const ONLY = process.env.BENCH_ONLY;
+/** BENCH_DB=postgres or BENCH_DB=pglite runs one database's figures only. */
+const DB = process.env.BENCH_DB;
 
-async function singleAppends(store: SqlEventStore, writers: number): Promise<number> {
+/** Runs `writers` loops of `step` for SECONDS; returns events per second. */
+async function writeRate(writers: number, step: (writer: number, i: number) => Promise<number>): Promise<number> {
   let n = 0;
   const until = Date.now() + SECONDS * 1000;
   const started = Date.now();
   await Promise.all(
     Array.from({ length: writers }, async (_, w) => {
-      let version = 0;
-      const stream = `bench-single-${w}-${randomUUID()}`;
-      while (Date.now() < until) {
-        await store.append(stream, [{ type: 'Benched', data: { w, i: version } }], version === 0 ? 'no_stream' : version);
-        version++;
-        n++;
-      }
+      for (let i = 0; Date.now() < until; i++) n += await step(w, i);
     }),
   );
   return n / ((Date.now() - started) / 1000);
 }
 
-async function batchAppends(store: SqlEventStore, writers: number, batch: number): Promise<number> {
-  let n = 0;
-  const until = Date.now() + SECONDS * 1000;
-  const started = Date.now();
-  await Promise.all(
-    Array.from({ length: writers }, async (_, w) => {
-      const stream = `bench-batch-${w}-${randomUUID()}`;
-      let version = 0;
-      while (Date.now() < until) {
-        const events = Array.from({ length: batch }, (_, i) => ({ type: 'Benched', data: { w, i } }));
-        await store.append(stream, events, version === 0 ? 'no_stream' : version);
-        version += batch;
-        n += batch;
-      }
-    }),
-  );
-  return n / ((Date.now() - started) / 1000);
+const benchEvent = (w: number, i: number): NewEvent => ({ type: 'Benched', data: { w, i } });
+
+function singleAppends(store: SqlEventStore, writers: number): Promise<number> {
+  const streams = Array.from({ length: writers }, (_, w) => `bench-single-${w}-${randomUUID()}`);
+  return writeRate(writers, async (w, i) => {
+    await store.append(streams[w], [benchEvent(w, i)], i === 0 ? 'no_stream' : i);
+    return 1;
+  });
+}
+
+function batchAppends(store: SqlEventStore, writers: number, batch: number): Promise<number> {
+  const streams = Array.from({ length: writers }, (_, w) => `bench-batch-${w}-${randomUUID()}`);
+  return writeRate(writers, async (w, i) => {
+    await store.append(streams[w], Array.from({ length: batch }, (_, k) => benchEvent(w, k)), i === 0 ? 'no_stream' : i * batch);
+    return batch;
+  });
+}
+
+/** The baseline: one JSON row per event in a plain table of the same database, no guarantees. */
+const PLAIN_SCHEMA = `CREATE TABLE IF NOT EXISTS bench_plain_events (id bigserial PRIMARY KEY, event jsonb NOT NULL)`;
+
+function plainSingleInserts(db: Db, writers: number): Promise<number> {
+  return writeRate(writers, async (w, i) => {
+    await db.query(`INSERT INTO bench_plain_events (event) VALUES ($1)`, [JSON.stringify(benchEvent(w, i))]);
+    return 1;
+  });
+}
+
+function plainBatchInserts(db: Db, writers: number, batch: number): Promise<number> {
+  const sql = `INSERT INTO bench_plain_events (event) VALUES ${Array.from({ length: batch }, (_, k) => `($${k + 1})`).join(', ')}`;
+  return writeRate(writers, async (w) => {
+    await db.query(sql, Array.from({ length: batch }, (_, k) => JSON.stringify(benchEvent(w, k))));
+    return batch;
+  });
 }
 
 /** The read models a replay bench rebuilds: every one that needs no page bytes from git. */
@@ -135,18 +152,46 @@ async function expectRows(db: Db): Promise<void> {
   if (merged !== orgs * 30) throw new Error(`replay merged ${merged} change requests, expected ${orgs * 30}`);
 }
 
+/** The baseline: the same event rows, read in pages of 1,000 in `$all` order; events per second. */
+async function rawReadRate(db: Db, n: number): Promise<number> {
+  const started = Date.now();
+  let read = 0;
+  let after = '0';
+  for (;;) {
+    const r = await db.query<{ global_position: string }>(
+      `SELECT event_id, stream_id, stream_version, transaction_id::text AS tx, global_position::text AS global_position,
+              type, schema_version, data, metadata, recorded_at
+         FROM quire_events WHERE quire_events.global_position > $1 ORDER BY quire_events.global_position LIMIT 1000`,
+      [after],
+    );
+    read += r.rows.length;
+    if (r.rows.length < 1000) break;
+    after = r.rows[r.rows.length - 1].global_position;
+  }
+  if (read !== n) throw new Error(`raw read saw ${read} events, expected ${n}`);
+  return read / ((Date.now() - started) / 1000);
+}
+
 /**
- * Rebuilds every replayed read model from zero and divides the events they handle by the time
- * it took. Events no replayed projection reads are not counted (the store holds none here).
+ * Rebuilds every replayed read model from zero as `npm run cli -- replay` does (one pass over the
+ * events for all of them) and divides the events they handle by the time it took.
  */
-async function replayRate(db: Db, store: SqlEventStore, label: string): Promise<void> {
+async function replayRate(db: Db, store: SqlEventStore, n: number): Promise<number> {
+  const started = Date.now();
+  await rebuildProjections({ db, store, projections: REPLAYED });
+  const rate = n / ((Date.now() - started) / 1000);
+  await expectRows(db);
+  return rate;
+}
+
+/** Seeds the domain history; returns how many events the replayed projections read. */
+async function seedReplay(db: Db, store: SqlEventStore, label: string): Promise<number> {
   for (const p of REPLAYED) {
     await db.exec(p.tables.map((t) => `DROP TABLE IF EXISTS ${t} CASCADE;`).join('\n') + p.schema(liveTables));
   }
   const seedStarted = Date.now();
   await seedDomainEvents(store, REPLAY_EVENTS);
-  const handled = [...new Set(REPLAYED.flatMap((p) => p.handles))];
-  const { n } = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM quire_events WHERE type = ANY($1::text[])`, [handled])).rows[0];
+  const { n } = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM quire_events`)).rows[0];
   process.stdout.write(`${label}: ${n.toLocaleString('en-US')} domain events seeded in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s\n`);
   // Readers of $all see only transactions older than every one running in the cluster: a long
   // transaction elsewhere would hide the newest events, and the replay would end early.
@@ -155,60 +200,114 @@ async function replayRate(db: Db, store: SqlEventStore, label: string): Promise<
     if (waited > 600) throw new Error('seeded events did not become visible to readers within a minute');
     await new Promise((r) => setTimeout(r, 100));
   }
-  // As `npm run cli -- replay` does: one pass over the events for all of them.
-  const started = Date.now();
-  await rebuildProjections({ db, store, projections: REPLAYED });
-  await expectRows(db);
-  line(`${label}: replay into read models (${REPLAYED.length} projections)`, n / ((Date.now() - started) / 1000), 10000);
-  // One read model at a time (a version bump at start rebuilds only the projections it changed).
-  for (const p of [spacesProjection, identityProjection]) {
-    const mine = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM quire_events WHERE type = ANY($1::text[])`, [p.handles])).rows[0].n;
-    const one = Date.now();
-    await rebuildProjection({ db, store, projection: p });
-    line(`  ${label}: ${p.name} alone (${mine.toLocaleString('en-US')} of the events)`, mine / ((Date.now() - one) / 1000));
-  }
+  return n;
 }
 
-function line(label: string, value: number, target?: number): void {
-  const verdict = target === undefined ? '' : value >= target ? `  (target >= ${target}: ok)` : `  (target >= ${target}: BELOW)`;
-  process.stdout.write(`${label.padEnd(52)} ${Math.round(value).toLocaleString('en-US').padStart(10)} events/s${verdict}\n`);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/**
+ * Runs each named figure once per round, in the order given (a figure next to its baseline),
+ * for ROUNDS rounds, and returns the median of each.
+ */
+async function interleaved(figures: Record<string, () => Promise<number>>): Promise<Record<string, number>> {
+  const samples: Record<string, number[]> = {};
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [name, figure] of Object.entries(figures)) (samples[name] ??= []).push(await figure());
+  }
+  return Object.fromEntries(Object.entries(samples).map(([name, xs]) => [name, median(xs)]));
+}
+
+function line(label: string, value: number): void {
+  process.stdout.write(`${label.padEnd(58)} ${Math.round(value).toLocaleString('en-US').padStart(10)} events/s\n`);
+}
+
+/** Quire's figure, its baseline and their ratio against the target ratio. */
+function compare(label: string, quire: number, baseline: string, base: number, target: number): void {
+  line(`${label}`, quire);
+  line(`  baseline: ${baseline}`, base);
+  const ratio = quire / base;
+  process.stdout.write(`  ratio ${ratio.toFixed(2)}  (target >= ${target}: ${ratio >= target ? 'ok' : 'BELOW'})\n`);
 }
 
 export async function run(): Promise<void> {
+  process.stdout.write(`${ROUNDS} interleaved rounds, medians; ${SECONDS} s per write figure; load: ${loadavg().map((x) => x.toFixed(2)).join(' ')}\n`);
   if (ONLY !== 'replay') await appendFigures();
+  if (ONLY !== 'append') await replayFigures();
+  process.stdout.write(`load at the end: ${loadavg().map((x) => x.toFixed(2)).join(' ')}\n`);
+}
+
+async function replayFigures(): Promise<void> {
   // Replay runs in a database of its own: only the domain events the projections read.
+  if (DB !== 'pglite') await replayOnPostgres();
+  if (DB !== 'postgres') await replayOnPglite();
+}
+
+async function replayOnPostgres(): Promise<void> {
   const replayDatabase = await createTestDatabase('quire_bench_replay');
   const replayPg = new PgDb(replayDatabase.url, { max: 20 });
   try {
-    await replayRate(replayPg, await SqlEventStore.create(replayPg), 'PostgreSQL');
+    const store = await SqlEventStore.create(replayPg);
+    const n = await seedReplay(replayPg, store, 'PostgreSQL');
+    const m = await interleaved({ raw: () => rawReadRate(replayPg, n), replay: () => replayRate(replayPg, store, n) });
+    compare(`PostgreSQL: replay into ${REPLAYED.length} read models`, m.replay, 'raw read in pages of 1,000', m.raw, 0.5);
   } finally {
     await replayPg.close();
     await replayDatabase.drop();
   }
+}
+
+async function replayOnPglite(): Promise<void> {
   const replayLite = await PgliteDb.open();
   try {
-    await replayRate(replayLite, await SqlEventStore.create(replayLite), 'PGlite');
+    const store = await SqlEventStore.create(replayLite);
+    const n = await seedReplay(replayLite, store, 'PGlite');
+    const m = await interleaved({ raw: () => rawReadRate(replayLite, n), replay: () => replayRate(replayLite, store, n) });
+    line(`PGlite: replay into ${REPLAYED.length} read models`, m.replay);
+    line(`  raw read in pages of 1,000`, m.raw);
+    process.stdout.write(`  ratio ${(m.replay / m.raw).toFixed(2)}; target >= 10,000 events/s: ${m.replay >= 10_000 ? 'ok' : 'BELOW'}\n`);
   } finally {
     await replayLite.close();
   }
 }
 
 async function appendFigures(): Promise<void> {
+  if (DB !== 'pglite') await appendOnPostgres();
+  if (DB !== 'postgres') await appendOnPglite();
+}
+
+async function appendOnPostgres(): Promise<void> {
   const database = await createTestDatabase('quire_bench');
   const pg = new PgDb(database.url, { max: 20 });
   try {
     const store = await SqlEventStore.create(pg);
-    line('PostgreSQL: single-event appends, 16 writers', await singleAppends(store, 16), 3000);
-    line('PostgreSQL: 100-event batches, 4 writers', await batchAppends(store, 4, 100), 30000);
+    await pg.exec(PLAIN_SCHEMA);
+    const m = await interleaved({
+      plainSingle: () => plainSingleInserts(pg, 16),
+      single: () => singleAppends(store, 16),
+      plainBatch: () => plainBatchInserts(pg, 4, 100),
+      batch: () => batchAppends(store, 4, 100),
+    });
+    compare('PostgreSQL: append, 16 single-event writers', m.single, 'plain INSERT of one JSON row', m.plainSingle, 0.8);
+    compare('PostgreSQL: append, 100-event batches, 4 writers', m.batch, 'plain multi-row INSERT of 100', m.plainBatch, 0.7);
   } finally {
     await pg.close();
     await database.drop();
   }
+}
+
+async function appendOnPglite(): Promise<void> {
   const lite = await PgliteDb.open();
   try {
     const store = await SqlEventStore.create(lite);
-    line('PGlite: single-event appends, 16 writers', await singleAppends(store, 16));
-    line('PGlite: 100-event batches, 4 writers', await batchAppends(store, 4, 100));
+    await lite.exec(PLAIN_SCHEMA);
+    const m = await interleaved({
+      plainSingle: () => plainSingleInserts(lite, 16),
+      single: () => singleAppends(store, 16),
+      plainBatch: () => plainBatchInserts(lite, 4, 100),
+      batch: () => batchAppends(store, 4, 100),
+    });
+    compare('PGlite: append, 16 single-event writers', m.single, 'plain INSERT of one JSON row', m.plainSingle, 0.8);
+    compare('PGlite: append, 100-event batches, 4 writers', m.batch, 'plain multi-row INSERT of 100', m.plainBatch, 0.7);
   } finally {
     await lite.close();
   }

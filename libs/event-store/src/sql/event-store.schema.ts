@@ -26,13 +26,17 @@ CREATE INDEX IF NOT EXISTS quire_events_global_order ON quire_events (transactio
 
 -- One round trip per append: check the expected version, bump it, insert the events.
 -- p_expected: NULL = any, 0 = the stream must not exist, n = the stream is at version n.
-CREATE OR REPLACE FUNCTION quire_append(
-  p_stream text, p_expected bigint, p_ids uuid[], p_types text[], p_versions int[], p_data jsonb[], p_meta jsonb[]
-) RETURNS TABLE (out_conflict boolean, out_version bigint, out_tx text, out_last_position bigint) LANGUAGE plpgsql AS $$
+-- p_events: a JSON array of {id, type, schemaVersion, data, metadata}, in stream order. One
+-- jsonb parameter: the client serialises the batch once, the server parses it once and walks
+-- it in order (indexing jsonb[] parameters by position walked the arrays again for every row).
+DROP FUNCTION IF EXISTS quire_append(text, bigint, uuid[], text[], int[], jsonb[], jsonb[]);
+CREATE OR REPLACE FUNCTION quire_append(p_stream text, p_expected bigint, p_events jsonb)
+RETURNS TABLE (out_conflict boolean, out_version bigint, out_tx text, out_last_position bigint) LANGUAGE plpgsql AS $$
 DECLARE
-  n int := array_length(p_ids, 1);
+  n int := jsonb_array_length(p_events);
   v_new bigint;
   v_actual bigint;
+  v_last bigint;
 BEGIN
   IF p_expected IS NULL OR p_expected = 0 THEN
     INSERT INTO quire_streams AS s (stream_id, version) VALUES (p_stream, n)
@@ -47,10 +51,15 @@ BEGIN
     RETURN QUERY SELECT true, coalesce(v_actual, 0::bigint), NULL::text, NULL::bigint;
     RETURN;
   END IF;
-  INSERT INTO quire_events (stream_id, stream_version, event_id, type, schema_version, data, metadata)
-  SELECT p_stream, v_new - n + i, p_ids[i], p_types[i], p_versions[i], p_data[i], p_meta[i]
-  FROM generate_subscripts(p_ids, 1) AS i;
-  RETURN QUERY SELECT false, v_new, pg_current_xact_id()::text, currval(pg_get_serial_sequence('quire_events', 'global_position'));
+  -- Positions are drawn in stream order (the ORDER BY runs before the column defaults).
+  WITH inserted AS (
+    INSERT INTO quire_events (stream_id, stream_version, event_id, type, schema_version, data, metadata)
+    SELECT p_stream, v_new - n + e.i, (e.event->>'id')::uuid, e.event->>'type', (e.event->>'schemaVersion')::int, e.event->'data', e.event->'metadata'
+      FROM jsonb_array_elements(p_events) WITH ORDINALITY AS e(event, i) ORDER BY e.i
+    RETURNING global_position
+  )
+  SELECT max(global_position) INTO v_last FROM inserted;
+  RETURN QUERY SELECT false, v_new, pg_current_xact_id()::text, v_last;
 END;
 $$;
 `;

@@ -29,10 +29,7 @@ describe('PostgreSQL event store under concurrency', () => {
     await late.connect();
     const from = await store.headPosition();
     const append = (c: Client, stream: string) =>
-      c.query(`SELECT * FROM quire_append($1, NULL, ARRAY[$2]::uuid[], ARRAY['T'], ARRAY[1], ARRAY['{}']::jsonb[], ARRAY['{}']::jsonb[])`, [
-        stream,
-        randomUUID(),
-      ]);
+      c.query(`SELECT * FROM quire_append($1, NULL, $2::jsonb)`, [stream, JSON.stringify([{ id: randomUUID(), type: 'T', schemaVersion: 1, data: {}, metadata: {} }])]);
     try {
       await early.query('BEGIN');
       await append(early, 'race-early'); // takes the lower sequence number, commits last

@@ -58,15 +58,13 @@ export class SqlEventStore implements EventStore {
     let row: { conflict: boolean; version: number; tx: string | null; last_position: number | string | null };
     try {
       const r = await this.db.query<typeof row>(
-        `SELECT out_conflict AS conflict, out_version AS version, out_tx AS tx, out_last_position::text AS last_position FROM quire_append($1, $2, $3::uuid[], $4::text[], $5::int[], $6::jsonb[], $7::jsonb[])`,
+        `SELECT out_conflict AS conflict, out_version AS version, out_tx AS tx, out_last_position::text AS last_position FROM quire_append($1, $2, $3::jsonb)`,
         [
           streamId,
           expected,
-          ids,
-          events.map((e) => e.type),
-          events.map((e) => e.schemaVersion ?? 1),
-          events.map((e) => JSON.stringify(e.data ?? null)),
-          events.map((e) => JSON.stringify(e.metadata ?? {})),
+          JSON.stringify(
+            events.map((e, i) => ({ id: ids[i], type: e.type, schemaVersion: e.schemaVersion ?? 1, data: e.data ?? null, metadata: e.metadata ?? {} })),
+          ),
         ],
       );
       row = r.rows[0];
