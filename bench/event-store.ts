@@ -13,7 +13,7 @@ import { changeRequestsProjection } from '@quire/read-models/change-requests/cha
 import { liveTables, Projection } from '@quire/projections/projection';
 import { NewEvent } from '@quire/event-store/event-store.port';
 import { START } from '@quire/event-store/position';
-import { createTestDatabase } from '../test/support/databases';
+import { createTestDatabase, TEST_POSTGRES_URL } from '../test/support/databases';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 /** Interleaved rounds: each figure and its baseline run once per round; medians are reported. */
@@ -244,6 +244,8 @@ async function replayFigures(): Promise<void> {
 
 async function replayOnPostgres(): Promise<void> {
   const replayDatabase = await createTestDatabase('quire_bench_replay');
+  // Profiling: BENCH_LOG_MS=n logs the replay database's statements slower than n ms (server log).
+  if (process.env.BENCH_LOG_MS) await logSlowStatements(replayDatabase.name, Number(process.env.BENCH_LOG_MS));
   const replayPg = new PgDb(replayDatabase.url, { max: 20 });
   try {
     const store = await SqlEventStore.create(replayPg);
@@ -253,6 +255,15 @@ async function replayOnPostgres(): Promise<void> {
   } finally {
     await replayPg.close();
     await replayDatabase.drop();
+  }
+}
+
+async function logSlowStatements(database: string, ms: number): Promise<void> {
+  const admin = new PgDb(TEST_POSTGRES_URL, { max: 1 });
+  try {
+    await admin.query(`ALTER DATABASE ${database} SET log_min_duration_statement = ${Math.round(ms)}`);
+  } finally {
+    await admin.close();
   }
 }
 

@@ -4,7 +4,7 @@ import { Position, START } from '@quire/event-store/position';
 import type { Logger } from '@quire/platform/logging/logger';
 import { Projection, REBUILD_SCHEMA, rebuildTables } from './projection';
 import { ProjectionRegistry } from './projection-registry';
-import { ScriptQueryable, WriteBatchingQueryable } from './write-batching';
+import { ParameterTypeCache, ScriptQueryable, WriteBatchingQueryable } from './write-batching';
 
 export interface RebuildProgress {
   projection: string;
@@ -57,10 +57,11 @@ export async function rebuildProjections(opts: {
   let position: Position = START;
   let applied = 0;
   const handles = projections.map((p) => new Set(p.handles));
+  const parameterTypes: ParameterTypeCache = new Map();
   const label = projections.map((p) => p.name).join(', ');
   const applyTo = async (i: number, events: RecordedEvent[], tx: Queryable) => {
     const p = projections[i];
-    const target = p.writeResultsUnused ? new WriteBatchingQueryable(tx, scriptRunner(tx)) : undefined;
+    const target = p.writeResultsUnused ? new WriteBatchingQueryable(tx, scriptRunner(tx), undefined, parameterTypes) : undefined;
     for (const e of events) if (handles[i].has(e.type)) await p.apply(e, target ?? tx, rebuildTables);
     await target?.flush();
   };
@@ -80,7 +81,15 @@ export async function rebuildProjections(opts: {
     // Before the swap the rebuild tables are private: each projection takes the batch in its own
     // transaction, in parallel (PGlite, one connection, queues them).
     const events = await store.readAll(position, batchSize);
-    await Promise.all(projections.map((_, i) => db.transaction((tx) => applyTo(i, events, tx))));
+    // Their commits need not wait for the WAL flush: after a crash the rebuild starts over anyway.
+    await Promise.all(
+      projections.map((_, i) =>
+        db.transaction(async (tx) => {
+          await tx.query(`SET LOCAL synchronous_commit = off`);
+          await applyTo(i, events, tx);
+        }),
+      ),
+    );
     const n = advance(events);
     const seconds = (Date.now() - started) / 1000;
     opts.onProgress?.({ projection: label, events: applied, total: Math.max(total, applied), eventsPerSecond: applied / Math.max(seconds, 0.001) });

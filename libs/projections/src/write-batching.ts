@@ -5,45 +5,235 @@ export interface ScriptQueryable extends Queryable {
   exec(sql: string): Promise<void>;
 }
 
+/** Parameter types PostgreSQL infers for a statement, by statement text (shared by the batching queryables of a rebuild). */
+export type ParameterTypeCache = Map<string, Promise<string[] | undefined>>;
+
 const WRITE = /^\s*(INSERT|UPDATE|DELETE)\b/i;
 const RETURNING = /\bRETURNING\b/i;
 
 /**
- * For rebuilds: coalesces a projection's write statements into multi-statement scripts, one
- * round trip per few hundred statements instead of one per statement (a replay is otherwise
- * bound by round trips, not by the database's work). Statements run in the order they were
- * issued, in the same transaction: a read flushes the writes before it, and so does the end of
- * the batch. Only for projections that never look at a write's result (`writeResultsUnused`):
- * a buffered write answers at once with no rows and rowCount 0.
+ * For rebuilds: runs a projection's write statements set-based. A write that touches only rows
+ * whose key column equals one of its text parameters (`UPDATE t SET ... WHERE id = $1 [AND ...]`,
+ * `DELETE FROM t WHERE id = $1 ...`, `INSERT INTO t (...) VALUES (...) ON CONFLICT (id, ...)`, none
+ * of them reading other rows) is a row write. Row writes are held and grouped into rounds: the
+ * n-th write to a row goes into round n, so within a round no two writes touch the same row and
+ * their order does not matter; the writes of a round that share a statement text become one
+ * statement over a VALUES list of their parameters (typed as PostgreSQL types the parameters of
+ * the statement). Rounds run in order, so each row sees its writes in the order they were issued.
+ *
+ * Every other write is a barrier: the held rounds run first, then the write, alone. A read runs
+ * what is held before it, and so does the end of the batch. What is ready goes to the database as
+ * multi-statement scripts, one round trip per few hundred statements, in the same transaction.
+ * Only for projections that never look at a write's result (`writeResultsUnused`): a held write
+ * answers at once with no rows and rowCount 0.
  *
  * Parameters become quoted literals of the text node-postgres would send, which PostgreSQL
  * types from context exactly as it types unknown-typed parameters.
  */
 export class WriteBatchingQueryable implements Queryable {
-  private pending: string[] = [];
+  private script: string[] = [];
+  /** Row writes not yet rendered: per round, per statement text, the parameter lists. */
+  private rounds: Map<string, unknown[][]>[] = [];
+  private heldRows = 0;
+  /** The next round of each row (table, key value). */
+  private readonly rowRound = new Map<string, number>();
+  /** The key column each table's held writes use: a write keyed on another column ends the rounds first. */
+  private readonly keyColumns = new Map<string, string>();
 
   constructor(
     private readonly tx: Queryable,
     private readonly runScript: (sql: string) => Promise<void>,
     private readonly maxStatements = 2000,
+    private readonly types: ParameterTypeCache = new Map(),
+    private readonly maxHeldRows = 10_000,
   ) {}
 
   async query<R = Record<string, any>>(sql: string, params: unknown[] = []): Promise<QueryResult<R>> {
-    if (WRITE.test(sql) && !RETURNING.test(sql)) {
-      this.pending.push(inlineParams(sql, params));
-      if (this.pending.length >= this.maxStatements) await this.flush();
-      return { rows: [], rowCount: 0 };
+    const row = classify(sql);
+    if (row === 'read') {
+      await this.flush();
+      return this.tx.query<R>(sql, params);
     }
-    await this.flush();
-    return this.tx.query<R>(sql, params);
+    const types = row !== 'write' && params.length > 0 ? await this.parameterTypes(sql) : undefined;
+    if (row !== 'write' && types && types.length === params.length && types[row.param] === 'text' && params[row.param] != null) {
+      if ((this.keyColumns.get(row.table) ?? row.column) !== row.column) this.seal();
+      this.keyColumns.set(row.table, row.column);
+      const key = `${row.table}\0${paramText(params[row.param])}`;
+      const round = this.rowRound.get(key) ?? 0;
+      this.rowRound.set(key, round + 1);
+      const groups = (this.rounds[round] ??= new Map());
+      const group = groups.get(sql);
+      if (group) group.push(params);
+      else groups.set(sql, [params]);
+      if (++this.heldRows >= this.maxHeldRows) await this.flush();
+    } else {
+      this.seal();
+      await this.push(inlineParams(sql, params));
+    }
+    return { rows: [], rowCount: 0 };
   }
 
   async flush(): Promise<void> {
-    if (this.pending.length === 0) return;
-    const script = this.pending.join(';\n') + ';';
-    this.pending = [];
+    this.seal();
+    if (this.script.length === 0) return;
+    const script = this.script.join(';\n') + ';';
+    this.script = [];
     await this.runScript(script);
   }
+
+  private async push(statement: string): Promise<void> {
+    this.script.push(statement);
+    if (this.script.length >= this.maxStatements) await this.flush();
+  }
+
+  /** Renders the held rounds, in order, into the script (their types are known: they were asked for on the way in). */
+  private seal(): void {
+    for (const groups of this.rounds) {
+      for (const [sql, rows] of groups) {
+        this.script.push(rows.length === 1 ? inlineParams(sql, rows[0]) : setBased(sql, rows, this.knownTypes.get(sql)!));
+      }
+    }
+    this.rounds = [];
+    this.heldRows = 0;
+    this.rowRound.clear();
+    this.keyColumns.clear();
+  }
+
+  private readonly knownTypes = new Map<string, string[] | undefined>();
+
+  /** The types PostgreSQL gives the statement's parameters (PREPARE, read, DEALLOCATE; once per statement text). */
+  private async parameterTypes(sql: string): Promise<string[] | undefined> {
+    if (this.knownTypes.has(sql)) return this.knownTypes.get(sql);
+    let pending = this.types.get(sql);
+    if (!pending) {
+      pending = describeParameters(this.tx, sql);
+      this.types.set(sql, pending);
+    }
+    const types = await pending;
+    this.knownTypes.set(sql, types);
+    return types;
+  }
+}
+
+let prepared = 0;
+
+/** Undefined when PostgreSQL cannot type them all (the write then runs alone, its literals typed from context). */
+async function describeParameters(tx: Queryable, sql: string): Promise<string[] | undefined> {
+  const name = `quire_describe_${process.pid}_${++prepared}`;
+  await tx.query(`SAVEPOINT ${name}`);
+  try {
+    await tx.query(`PREPARE ${name} AS ${sql}`);
+  } catch {
+    await tx.query(`ROLLBACK TO SAVEPOINT ${name}`);
+    return undefined;
+  }
+  try {
+    const r = await tx.query<{ types: string[] }>(`SELECT parameter_types::text[] AS types FROM pg_prepared_statements WHERE name = $1`, [name]);
+    return r.rows[0].types;
+  } finally {
+    await tx.query(`DEALLOCATE ${name}`);
+    await tx.query(`RELEASE SAVEPOINT ${name}`);
+  }
+}
+
+const classified = new Map<string, RowWrite | 'write' | 'read'>();
+
+/** A statement that is not a write (or whose result is looked at), a write of one row, or another write. */
+function classify(sql: string): RowWrite | 'write' | 'read' {
+  let kind = classified.get(sql);
+  if (!kind) {
+    kind = !WRITE.test(sql) || RETURNING.test(sql) ? 'read' : (rowWrite(sql) ?? 'write');
+    classified.set(sql, kind);
+  }
+  return kind;
+}
+
+interface RowWrite {
+  table: string;
+  column: string;
+  /** Index of the parameter holding the key value. */
+  param: number;
+}
+
+const UPDATE = /^\s*UPDATE\s+([\w.]+)(?:\s+(?:AS\s+)?\w+)?\s+SET\s[\s\S]*?\sWHERE\s+(?:\w+\.)?(\w+)\s*=\s*\$(\d+)(?=\s*$|\s+AND\s)/i;
+const DELETE = /^\s*DELETE\s+FROM\s+([\w.]+)(?:\s+(?:AS\s+)?\w+)?\s+WHERE\s+(?:\w+\.)?(\w+)\s*=\s*\$(\d+)(?=\s*$|\s+AND\s)/i;
+const INSERT = /^\s*INSERT\s+INTO\s+([\w.]+)(?:\s+AS\s+\w+)?\s*\(([^)]*)\)\s*VALUES\s*\(/i;
+const CONFLICT_TARGET = /\)\s*ON\s+CONFLICT\s*\(\s*(\w+)/i;
+
+/**
+ * The row a write touches, when it touches only rows whose key column equals one parameter and
+ * reads no other row: no subquery, no FROM/USING, no OR in its condition, nothing but parameters
+ * and constants in the row it inserts.
+ */
+export function rowWrite(sql: string): RowWrite | undefined {
+  // String constants may stay, as long as no `$` inside one could be taken for a parameter.
+  const constants = sql.match(/'(?:[^']|'')*'/g) ?? [];
+  if (constants.some((c) => c.includes('$'))) return undefined;
+  const code = sql.replace(/'(?:[^']|'')*'/g, "''");
+  if (/\bSELECT\b|\bUSING\b|\bWITH\b/i.test(code)) return undefined;
+  // An UPDATE's or DELETE's condition (its last clause: there is no subquery) must not widen past the key.
+  if (/^\s*(UPDATE|DELETE)\b/i.test(code) && /\bOR\b/i.test(code.slice(code.search(/\sWHERE\s/i)))) return undefined;
+  if ((code.match(/\bFROM\b/gi)?.length ?? 0) > (/^\s*DELETE\b/i.test(code) ? 1 : 0)) return undefined;
+  const update = UPDATE.exec(sql) ?? DELETE.exec(sql);
+  if (update) {
+    return { table: update[1], column: update[2], param: Number(update[3]) - 1 };
+  }
+  const insert = INSERT.exec(sql);
+  if (!insert) return undefined;
+  const columns = insert[2].split(',').map((c) => c.trim());
+  const values = insertValues(sql);
+  if (!values || values.exprs.length !== columns.length) return undefined;
+  const target = CONFLICT_TARGET.exec(sql.slice(values.end - 1));
+  const column = target ? target[1] : columns[0];
+  const expr = values.exprs[columns.indexOf(column)];
+  const param = expr !== undefined ? /^\$(\d+)$/.exec(expr) : null;
+  if (!param) return undefined;
+  // Only an ON CONFLICT clause may follow the row.
+  if (!/^\s*(ON\s+CONFLICT\b[\s\S]*)?$/i.test(sql.slice(values.end))) return undefined;
+  return { table: insert[1], column, param: Number(param[1]) - 1 };
+}
+
+/** The expressions of an INSERT's single VALUES row (split at top-level commas) and where the row ends. */
+function insertValues(sql: string): { start: number; end: number; exprs: string[] } | undefined {
+  const m = /\bVALUES\s*\(/i.exec(sql);
+  if (!m) return undefined;
+  const start = m.index + m[0].length;
+  const exprs: string[] = [];
+  let depth = 0;
+  let from = start;
+  for (let i = start; i < sql.length; i++) {
+    const c = sql[i];
+    if (c === '(') depth++;
+    else if (c === ')') {
+      if (depth === 0) {
+        exprs.push(sql.slice(from, i).trim());
+        return { start: m.index, end: i + 1, exprs };
+      }
+      depth--;
+    } else if (c === ',' && depth === 0) {
+      exprs.push(sql.slice(from, i).trim());
+      from = i + 1;
+    }
+  }
+  return undefined;
+}
+
+const BATCH = 'quire_batch';
+
+/** One statement applying a row write to every parameter list (each touching a different row). */
+function setBased(sql: string, rows: unknown[][], types: string[]): string {
+  const columns = types.map((_, i) => `p${i + 1}`);
+  const values =
+    'VALUES ' +
+    rows
+      .map((params, r) => '(' + params.map((p, i) => (r === 0 ? `CAST(${literal(p)} AS ${types[i]})` : literal(p))).join(', ') + ')')
+      .join(',\n');
+  const source = `(${values}) AS ${BATCH}(${columns.join(', ')})`;
+  const body = sql.replace(/\$(\d+)/g, (_, n: string) => `${BATCH}.p${n}`);
+  if (/^\s*UPDATE\b/i.test(body)) return body.replace(/\sWHERE\s/i, ` FROM ${source} WHERE `);
+  if (/^\s*DELETE\b/i.test(body)) return body.replace(/\sWHERE\s/i, ` USING ${source} WHERE `);
+  const row = insertValues(body)!;
+  return `${body.slice(0, row.start)}SELECT ${row.exprs.join(', ')} FROM ${source}${body.slice(row.end)}`;
 }
 
 export function inlineParams(sql: string, params: unknown[]): string {

@@ -86,17 +86,30 @@ export class SqlEventStore implements EventStore {
   }
 
   private notifyPending = false;
+  private notifying = false;
 
   /**
-   * Wakes subscribers in other processes. Coalesced and sent after the append commits: a
-   * NOTIFY inside the append would serialise every commit on the notification queue lock.
+   * Wakes subscribers in other processes. Sent after the append commits (a NOTIFY inside the
+   * append would serialise every commit on the cluster-wide notification queue lock), coalesced
+   * to one in flight at a time, and committed without waiting for the WAL flush: a NOTIFY takes
+   * a transaction id, so a synchronous commit would hold the queue lock through an fsync, and
+   * every notifying session in the cluster would queue behind it. A wake-up lost in a crash
+   * costs nothing (subscribers also poll).
    */
   private notifyOtherProcesses(): void {
-    if (this.notifyPending || this.db.kind === 'pglite') return;
+    if (this.db.kind === 'pglite') return;
     this.notifyPending = true;
+    if (this.notifying) return;
+    this.notifying = true;
     setTimeout(() => {
       this.notifyPending = false;
-      this.db.query(`SELECT pg_notify('quire_events', '')`).catch(() => undefined);
+      this.db
+        .query(`SELECT set_config('synchronous_commit', 'off', true), pg_notify('quire_events', '')`)
+        .catch(() => undefined)
+        .finally(() => {
+          this.notifying = false;
+          if (this.notifyPending) this.notifyOtherProcesses();
+        });
     }, 2).unref();
   }
 
