@@ -2,7 +2,7 @@ import { Db } from '@quire/platform/db/db';
 import { PgDb } from '@quire/platform/db/pg-db';
 import { PgliteDb } from '@quire/platform/db/pglite-db';
 import { createTestDatabase, TestDatabase } from '@quire/test-support/databases';
-import { ScriptQueryable, WriteBatchingQueryable } from './write-batching';
+import { rowWrite, ScriptQueryable, WriteBatchingQueryable } from './write-batching';
 
 const TABLE = `CREATE TABLE IF NOT EXISTS wb_rows (
   id text PRIMARY KEY, n int, big bigint, flag boolean, at timestamptz, tags text[], doc jsonb, bytes bytea, note text, counter int NOT NULL DEFAULT 0)`;
@@ -25,9 +25,57 @@ async function applyWrites(tx: { query(sql: string, params?: unknown[]): Promise
   return seen.rows[0].n;
 }
 
+const ROUNDS_TABLES = `
+  CREATE TABLE IF NOT EXISTS wb_rows (
+    id text PRIMARY KEY, n int, big bigint, flag boolean, at timestamptz, tags text[], doc jsonb, bytes bytea, note text, counter int NOT NULL DEFAULT 0);
+  CREATE TABLE IF NOT EXISTS wb_members (org text NOT NULL, member text NOT NULL, role text NOT NULL, PRIMARY KEY (org, member))`;
+
+/**
+ * Many writes to few rows, in an order where it matters: inserts before and after updates of the
+ * same row, counters moved several times, last-writer-wins columns, a delete and re-insert, a
+ * write keyed on another column, a barrier reading other rows, and a read in the middle.
+ */
+async function applyRowWrites(tx: { query(sql: string, params?: unknown[]): Promise<{ rows: any[] }> }): Promise<unknown> {
+  const ids = ['a', 'b', 'c', "d'quote", 'e'];
+  for (let step = 0; step < 40; step++) {
+    const id = ids[(step * 7) % ids.length];
+    await tx.query(`INSERT INTO wb_rows (id, n, at, tags, doc) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING`, [id, step, new Date(Date.UTC(2026, 0, 1, 0, step)), [id, 'x'], JSON.stringify({ step })]);
+    await tx.query(`UPDATE wb_rows SET counter = counter + $2, note = coalesce(note, '') || $3 WHERE id = $1`, [id, step, `${step},`]);
+    if (step % 3 === 0) await tx.query(`UPDATE wb_rows SET n = $2, at = greatest(at, $3) WHERE id = $1`, [ids[step % ids.length], step * 10, new Date(Date.UTC(2026, 0, 1, 1, step))]);
+    if (step % 5 === 0) await tx.query(`INSERT INTO wb_members (org, member, role) VALUES ($1, $2, $3) ON CONFLICT (org, member) DO UPDATE SET role = EXCLUDED.role`, [id, `m${step % 4}`, `r${step}`]);
+    if (step % 7 === 0) await tx.query(`DELETE FROM wb_members WHERE org = $1 AND member = $2`, [id, `m${(step + 1) % 4}`]);
+    if (step % 11 === 0) await tx.query(`DELETE FROM wb_rows WHERE id = $1`, [ids[(step + 1) % ids.length]]);
+    // Keyed on another column of the same table.
+    if (step % 13 === 0) await tx.query(`UPDATE wb_members SET role = $2 WHERE member = $1`, ['m1', `again${step}`]);
+    // A barrier: reads other rows.
+    if (step % 9 === 0) await tx.query(`UPDATE wb_rows SET big = (SELECT sum(counter) FROM wb_rows) WHERE id = $1`, [id]);
+  }
+  const seen = await tx.query(`SELECT sum(counter)::int AS n FROM wb_rows`);
+  await tx.query(`UPDATE wb_rows SET flag = $2 WHERE id = $1`, ['a', true]);
+  return seen.rows[0].n;
+}
+
 async function contents(db: Db): Promise<unknown[]> {
   return (await db.query(`SELECT id, n, big::text AS big, flag, at, tags, doc, encode(bytes, 'hex') AS bytes, note, counter FROM wb_rows ORDER BY id`)).rows;
 }
+
+describe('rowWrite', () => {
+  it('finds the key of writes that touch only rows of one key, and nothing in writes that may touch others', () => {
+    expect(rowWrite(`UPDATE s.t SET a = a + $2 WHERE id = $1`)).toEqual({ table: 's.t', column: 'id', param: 0 });
+    expect(rowWrite(`UPDATE t x SET a = $1 WHERE x.id = $2 AND b = 'c'`)).toEqual({ table: 't', column: 'id', param: 1 });
+    expect(rowWrite(`DELETE FROM t WHERE org = $1 AND member = $2`)).toEqual({ table: 't', column: 'org', param: 0 });
+    expect(rowWrite(`INSERT INTO t AS c (a, b) VALUES ($2, $1) ON CONFLICT (b, a) DO UPDATE SET a = c.a + 1`)).toEqual({ table: 't', column: 'b', param: 0 });
+    expect(rowWrite(`UPDATE t SET a = CASE WHEN $2 IS NULL OR $2 = b THEN 1 END WHERE id = $1`)).toEqual({ table: 't', column: 'id', param: 0 });
+    expect(rowWrite(`UPDATE t SET a = 1 WHERE id = $1 OR b = $2`)).toBeUndefined();
+    expect(rowWrite(`UPDATE t SET a = 1 WHERE id = $1 + 1`)).toBeUndefined();
+    expect(rowWrite(`UPDATE t SET a = (SELECT max(a) FROM t) WHERE id = $1`)).toBeUndefined();
+    expect(rowWrite(`UPDATE t SET a = u.a FROM u WHERE id = $1`)).toBeUndefined();
+    expect(rowWrite(`UPDATE t SET a = '$1' WHERE id = $1`)).toBeUndefined();
+    expect(rowWrite(`INSERT INTO t (a, b) SELECT $1, b FROM u ON CONFLICT (a) DO NOTHING`)).toBeUndefined();
+    expect(rowWrite(`INSERT INTO t (a, b) VALUES (lower($1), $2) ON CONFLICT (a) DO NOTHING`)).toBeUndefined();
+    expect(rowWrite(`DELETE FROM t USING u WHERE t.id = $1`)).toBeUndefined();
+  });
+});
 
 describe.each([
   ['PostgreSQL', async () => {
@@ -53,6 +101,38 @@ describe.each([
       expect(seenBatched).toBe(seenDirect);
       expect(await contents(db)).toEqual(direct);
       expect(direct).toHaveLength(4);
+    } finally {
+      await db.close();
+      await database?.drop();
+    }
+  });
+
+  it('leaves the same rows as the statements run one by one when it runs many writes to the same rows set-based', async () => {
+    const { db, database } = await open();
+    const rows = async () => ({
+      rows: (await db.query(`SELECT id, n, big::text AS big, flag, at, tags, doc, note, counter FROM wb_rows ORDER BY id`)).rows,
+      members: (await db.query(`SELECT * FROM wb_members ORDER BY org, member`)).rows,
+    });
+    try {
+      await db.exec(ROUNDS_TABLES);
+      const seenDirect = await db.transaction((tx) => applyRowWrites(tx));
+      const direct = await rows();
+      await db.exec(`DROP TABLE wb_rows; DROP TABLE wb_members; ${ROUNDS_TABLES}`);
+      const scripts: string[] = [];
+      const seenBatched = await db.transaction(async (tx) => {
+        const exec = (tx as Partial<ScriptQueryable>).exec;
+        const run = exec ? (sql: string) => exec.call(tx, sql) : async (sql: string) => void (await tx.query(sql));
+        const batching = new WriteBatchingQueryable(tx, (sql) => (scripts.push(sql), run(sql)));
+        const seen = await applyRowWrites(batching);
+        await batching.flush();
+        return seen;
+      });
+      expect(seenBatched).toBe(seenDirect);
+      expect(await rows()).toEqual(direct);
+      expect(direct.rows.length).toBeGreaterThan(2);
+      expect(direct.members.length).toBeGreaterThan(2);
+      // It did run writes set-based.
+      expect(scripts.join('\n')).toMatch(/FROM \(VALUES/);
     } finally {
       await db.close();
       await database?.drop();
