@@ -193,6 +193,9 @@ async function seedReplay(db: Db, store: SqlEventStore, label: string): Promise<
   await seedDomainEvents(store, REPLAY_EVENTS);
   const { n } = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM quire_events`)).rows[0];
   process.stdout.write(`${label}: ${n.toLocaleString('en-US')} domain events seeded in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s\n`);
+  // A store that has been running has planner statistics (autovacuum): without them `$all` reads
+  // sort every remaining event instead of following the (transaction_id, global_position) index.
+  await db.exec(`ANALYZE quire_events`);
   // Readers of $all see only transactions older than every one running in the cluster: a long
   // transaction elsewhere would hide the newest events, and the replay would end early.
   const visible = async () => (await store.readAll(START, 1_000_000)).length;
@@ -262,6 +265,10 @@ async function logSlowStatements(database: string, ms: number): Promise<void> {
   const admin = new PgDb(TEST_POSTGRES_URL, { max: 1 });
   try {
     await admin.query(`ALTER DATABASE ${database} SET log_min_duration_statement = ${Math.round(ms)}`);
+    // With the plans of the statements inside scripts (auto_explain logs each statement).
+    await admin.query(`ALTER DATABASE ${database} SET session_preload_libraries = 'auto_explain'`);
+    await admin.query(`ALTER DATABASE ${database} SET auto_explain.log_min_duration = ${Math.round(ms)}`);
+    await admin.query(`ALTER DATABASE ${database} SET auto_explain.log_analyze = on`);
   } finally {
     await admin.close();
   }
