@@ -28,7 +28,8 @@ async function applyWrites(tx: { query(sql: string, params?: unknown[]): Promise
 const ROUNDS_TABLES = `
   CREATE TABLE IF NOT EXISTS wb_rows (
     id text PRIMARY KEY, n int, big bigint, flag boolean, at timestamptz, tags text[], doc jsonb, bytes bytea, note text, counter int NOT NULL DEFAULT 0);
-  CREATE TABLE IF NOT EXISTS wb_members (org text NOT NULL, member text NOT NULL, role text NOT NULL, PRIMARY KEY (org, member))`;
+  CREATE TABLE IF NOT EXISTS wb_members (org text NOT NULL, member text NOT NULL, role text NOT NULL, PRIMARY KEY (org, member));
+  CREATE TABLE IF NOT EXISTS wb_hosts (id text PRIMARY KEY, host text UNIQUE, label text)`;
 
 /**
  * Many writes to few rows, in an order where it matters: inserts before and after updates of the
@@ -47,6 +48,14 @@ async function applyRowWrites(tx: { query(sql: string, params?: unknown[]): Prom
     if (step % 11 === 0) await tx.query(`DELETE FROM wb_rows WHERE id = $1`, [ids[(step + 1) % ids.length]]);
     // Keyed on another column of the same table.
     if (step % 13 === 0) await tx.query(`UPDATE wb_members SET role = $2 WHERE member = $1`, ['m1', `again${step}`]);
+    // A unique value handed from row to row: the row giving it up must do so first.
+    // (The new holder's write comes in an earlier round than the old holder's.)
+    if (step % 10 === 0) {
+      await tx.query(`INSERT INTO wb_hosts (id, label) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET label = EXCLUDED.label`, [`h${step}`, `l${step}`]);
+      for (const label of ['handing', 'over']) await tx.query(`UPDATE wb_hosts SET label = $2 WHERE id = $1`, [`h${step - 10}`, label]);
+      await tx.query(`UPDATE wb_hosts SET host = NULL WHERE id = $1 AND host = $2`, [`h${step - 10}`, 'shared']);
+      await tx.query(`UPDATE wb_hosts SET host = $2 WHERE id = $1`, [`h${step}`, 'shared']);
+    }
     // A barrier: reads other rows.
     if (step % 9 === 0) await tx.query(`UPDATE wb_rows SET big = (SELECT sum(counter) FROM wb_rows) WHERE id = $1`, [id]);
   }
@@ -64,7 +73,7 @@ describe('rowWrite', () => {
     expect(rowWrite(`UPDATE s.t SET a = a + $2 WHERE id = $1`)).toEqual({ table: 's.t', column: 'id', param: 0 });
     expect(rowWrite(`UPDATE t x SET a = $1 WHERE x.id = $2 AND b = 'c'`)).toEqual({ table: 't', column: 'id', param: 1 });
     expect(rowWrite(`DELETE FROM t WHERE org = $1 AND member = $2`)).toEqual({ table: 't', column: 'org', param: 0 });
-    expect(rowWrite(`INSERT INTO t AS c (a, b) VALUES ($2, $1) ON CONFLICT (b, a) DO UPDATE SET a = c.a + 1`)).toEqual({ table: 't', column: 'b', param: 0 });
+    expect(rowWrite(`INSERT INTO t AS c (a, b) VALUES ($2, $1) ON CONFLICT (b, a) DO UPDATE SET a = c.a + 1`)).toEqual({ table: 't', column: 'b', param: 0, conflictTarget: true });
     expect(rowWrite(`UPDATE t SET a = CASE WHEN $2 IS NULL OR $2 = b THEN 1 END WHERE id = $1`)).toEqual({ table: 't', column: 'id', param: 0 });
     expect(rowWrite(`UPDATE t SET a = 1 WHERE id = $1 OR b = $2`)).toBeUndefined();
     expect(rowWrite(`UPDATE t SET a = 1 WHERE id = $1 + 1`)).toBeUndefined();
@@ -112,12 +121,13 @@ describe.each([
     const rows = async () => ({
       rows: (await db.query(`SELECT id, n, big::text AS big, flag, at, tags, doc, note, counter FROM wb_rows ORDER BY id`)).rows,
       members: (await db.query(`SELECT * FROM wb_members ORDER BY org, member`)).rows,
+      hosts: (await db.query(`SELECT * FROM wb_hosts ORDER BY id`)).rows,
     });
     try {
       await db.exec(ROUNDS_TABLES);
       const seenDirect = await db.transaction((tx) => applyRowWrites(tx));
       const direct = await rows();
-      await db.exec(`DROP TABLE wb_rows; DROP TABLE wb_members; ${ROUNDS_TABLES}`);
+      await db.exec(`DROP TABLE wb_rows; DROP TABLE wb_members; DROP TABLE wb_hosts; ${ROUNDS_TABLES}`);
       const scripts: string[] = [];
       const seenBatched = await db.transaction(async (tx) => {
         const exec = (tx as Partial<ScriptQueryable>).exec;

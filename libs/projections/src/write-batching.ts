@@ -55,7 +55,14 @@ export class WriteBatchingQueryable implements Queryable {
       return this.tx.query<R>(sql, params);
     }
     const types = row !== 'write' && params.length > 0 ? await this.parameterTypes(sql) : undefined;
-    if (row !== 'write' && types && types.length === params.length && types[row.param] === 'text' && params[row.param] != null) {
+    if (
+      row !== 'write' &&
+      types &&
+      types.length === params.length &&
+      types[row.param] === 'text' &&
+      params[row.param] != null &&
+      !crossesRows(row, sql, await this.uniqueIndexes(row.table))
+    ) {
       if ((this.keyColumns.get(row.table) ?? row.column) !== row.column) this.seal();
       this.keyColumns.set(row.table, row.column);
       const key = `${row.table}\0${paramText(params[row.param])}`;
@@ -100,6 +107,26 @@ export class WriteBatchingQueryable implements Queryable {
   }
 
   private readonly knownTypes = new Map<string, string[] | undefined>();
+  private readonly knownUniques = new Map<string, Promise<string[][]>>();
+
+  /** The columns of each unique index of a table (every column an expression index mentions). */
+  private uniqueIndexes(table: string): Promise<string[][]> {
+    let known = this.knownUniques.get(table);
+    if (!known) {
+      known = this.tx
+        .query<{ columns: string[] }>(
+          `SELECT CASE WHEN i.indexprs IS NULL THEN '{}' ELSE '{(expression)}' END::text[] || array(SELECT a.attname::text FROM pg_attribute a
+                         WHERE a.attrelid = i.indrelid AND a.attnum > 0
+                           AND (a.attnum = ANY(i.indkey) OR (i.indexprs IS NOT NULL AND pg_get_indexdef(i.indexrelid) ~ ('\\m' || a.attname || '\\M')))
+                         ORDER BY array_position(i.indkey::int2[], a.attnum) NULLS LAST) AS columns
+             FROM pg_index i WHERE i.indrelid = $1::regclass AND i.indisunique`,
+          [table],
+        )
+        .then((r) => r.rows.map((x) => x.columns));
+      this.knownUniques.set(table, known);
+    }
+    return known;
+  }
 
   /** The types PostgreSQL gives the statement's parameters (PREPARE, read, DEALLOCATE; once per statement text). */
   private async parameterTypes(sql: string): Promise<string[] | undefined> {
@@ -113,6 +140,23 @@ export class WriteBatchingQueryable implements Queryable {
     this.knownTypes.set(sql, types);
     return types;
   }
+}
+
+/**
+ * Writes to different rows commute unless a unique index spans them: a value one row gives up
+ * may be taken by another, and which comes first decides whether that fails. A unique index led
+ * by the key column is safe (rows sharing a key value keep their order); for any other, a row
+ * write must neither delete, nor assign one of its columns, nor insert without naming the key's
+ * conflict target (two rows inserting the same value then fail alike, in any order).
+ */
+function crossesRows(row: RowWrite, sql: string, uniques: string[][]): boolean {
+  const spanning = new Set(uniques.filter((columns) => columns[0] !== row.column).flat());
+  if (spanning.size === 0) return false;
+  if (/^\s*DELETE\b/i.test(sql)) return true;
+  if (/^\s*INSERT\b/i.test(sql) && !row.conflictTarget) return true;
+  const assignments = /\bSET\b([\s\S]*?)(\bWHERE\b|$)/i.exec(sql.replace(/'(?:[^']|'')*'/g, "''"))?.[1] ?? '';
+  const assigned = [...assignments.matchAll(/(\w+)\s*=/g)].map((m) => m[1]);
+  return assigned.some((column) => spanning.has(column));
 }
 
 let prepared = 0;
@@ -153,6 +197,8 @@ interface RowWrite {
   column: string;
   /** Index of the parameter holding the key value. */
   param: number;
+  /** An INSERT naming its conflict target (led by the key column). */
+  conflictTarget?: boolean;
 }
 
 const UPDATE = /^\s*UPDATE\s+([\w.]+)(?:\s+(?:AS\s+)?\w+)?\s+SET\s[\s\S]*?\sWHERE\s+(?:\w+\.)?(\w+)\s*=\s*\$(\d+)(?=\s*$|\s+AND\s)/i;
@@ -190,7 +236,7 @@ export function rowWrite(sql: string): RowWrite | undefined {
   if (!param) return undefined;
   // Only an ON CONFLICT clause may follow the row.
   if (!/^\s*(ON\s+CONFLICT\b[\s\S]*)?$/i.test(sql.slice(values.end))) return undefined;
-  return { table: insert[1], column, param: Number(param[1]) - 1 };
+  return { table: insert[1], column, param: Number(param[1]) - 1, conflictTarget: !!target };
 }
 
 /** The expressions of an INSERT's single VALUES row (split at top-level commas) and where the row ends. */
