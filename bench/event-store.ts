@@ -297,16 +297,7 @@ async function appendOnPostgres(): Promise<void> {
   const database = await createTestDatabase('quire_bench');
   const pg = new PgDb(database.url, { max: 20 });
   try {
-    const store = await SqlEventStore.create(pg);
-    await pg.exec(PLAIN_SCHEMA);
-    const m = await interleaved({
-      plainSingle: () => plainSingleInserts(pg, 16),
-      single: () => singleAppends(store, 16),
-      plainBatch: () => plainBatchInserts(pg, 4, 100),
-      batch: () => batchAppends(store, 4, 100),
-    });
-    compare('PostgreSQL: append, 16 single-event writers', m.single, 'plain INSERT of one JSON row', m.plainSingle, 0.8);
-    compare('PostgreSQL: append, 100-event batches, 4 writers', m.batch, 'plain multi-row INSERT of 100', m.plainBatch, 0.7);
+    await appendOn('PostgreSQL', pg);
   } finally {
     await pg.close();
     await database.drop();
@@ -316,17 +307,22 @@ async function appendOnPostgres(): Promise<void> {
 async function appendOnPglite(): Promise<void> {
   const lite = await PgliteDb.open();
   try {
-    const store = await SqlEventStore.create(lite);
-    await lite.exec(PLAIN_SCHEMA);
-    const m = await interleaved({
-      plainSingle: () => plainSingleInserts(lite, 16),
-      single: () => singleAppends(store, 16),
-      plainBatch: () => plainBatchInserts(lite, 4, 100),
-      batch: () => batchAppends(store, 4, 100),
-    });
-    compare('PGlite: append, 16 single-event writers', m.single, 'plain INSERT of one JSON row', m.plainSingle, 0.8);
-    compare('PGlite: append, 100-event batches, 4 writers', m.batch, 'plain multi-row INSERT of 100', m.plainBatch, 0.7);
+    await appendOn('PGlite', lite);
   } finally {
     await lite.close();
   }
+}
+
+/** Quire's appends and the plain INSERTs, in the same database, interleaved. */
+async function appendOn(label: string, db: Db): Promise<void> {
+  const store = await SqlEventStore.create(db);
+  await db.exec(PLAIN_SCHEMA);
+  const m = await interleaved({
+    plainSingle: () => plainSingleInserts(db, 16),
+    single: () => singleAppends(store, 16),
+    plainBatch: () => plainBatchInserts(db, 4, 100),
+    batch: () => batchAppends(store, 4, 100),
+  });
+  compare(`${label}: append, 16 single-event writers`, m.single, 'plain INSERT of one JSON row', m.plainSingle, 0.8);
+  compare(`${label}: append, 100-event batches, 4 writers`, m.batch, 'plain multi-row INSERT of 100', m.plainBatch, 0.7);
 }
