@@ -21,6 +21,8 @@ export * from './collection/collection.decide';
 export * from './revision/page-tree';
 export * from './revision/revision.events';
 export * from './revision/restore-revision';
+export * from './git-run/git-run';
+export * from './git-run/git-sync-order';
 export * from './git-import/git-import.events';
 export * from './git-import/git-import.state';
 export * from './git-import/git-import.decide';

@@ -1,7 +1,9 @@
 import { notFound } from '../shared/domain-error';
 import { DecideContext } from '../shared/event';
 import { GitExportCompleted, GitExportEvent, GitExportFailureCode, GitExportRequest } from './git-export.events';
-import { isExportSettled, remoteKey, SpaceGitExports } from './git-export.state';
+import { isRunSettled } from '../git-run/git-run';
+import { isOutOfOrder, outOfOrderReason } from '../git-run/git-sync-order';
+import { remoteKey, SpaceGitExports } from './git-export.state';
 
 /** Records the request; the URL of `request` carries no credentials (they travel only with the job). */
 export interface RequestGitExport {
@@ -52,14 +54,11 @@ export function decideGitExport(command: GitExportCommand, state: SpaceGitExport
     if (command.type === 'FailGitExport') return [];
     throw notFound(`No export ${exportId} was requested for space ${spaceId}`);
   }
-  if (isExportSettled(run.status)) return [];
+  if (isRunSettled(run.status)) return [];
   switch (command.type) {
     case 'StartGitExport':
       if (state.space.deletedAt) return [{ type: 'GitExportFailed', data: { spaceId, exportId, code: 'space_deleted', message: 'The space was deleted before the export ran', at } }];
-      if (isOlderThanApplied(state, run.request)) {
-        const reason = `A newer import or export (triggered at ${state.lastAppliedTimestamp}) was already applied`;
-        return [{ type: 'GitExportSkipped', data: { spaceId, exportId, reason, at } }];
-      }
+      if (isOutOfOrder(state, run.request)) return [{ type: 'GitExportSkipped', data: { spaceId, exportId, reason: outOfOrderReason(state), at } }];
       return run.status === 'queued' ? [{ type: 'GitExportStarted', data: { spaceId, exportId, at } }] : [];
     case 'CompleteGitExport':
       return [
@@ -71,12 +70,6 @@ export function decideGitExport(command: GitExportCommand, state: SpaceGitExport
     case 'FailGitExport':
       return [{ type: 'GitExportFailed', data: { spaceId, exportId, code: command.code, message: command.message, at } }];
   }
-}
-
-/** A request triggered before the newest import or export applied is skipped (unless forced). */
-export function isOlderThanApplied(state: SpaceGitExports, request: GitExportRequest): boolean {
-  if (request.force || request.standalone || !request.timestamp || !state.lastAppliedTimestamp) return false;
-  return Date.parse(request.timestamp) < Date.parse(state.lastAppliedTimestamp);
 }
 
 /** Where an export's commit goes, given the remote branch's current commit. */

@@ -1,21 +1,11 @@
+import { GitRunRequest } from '../git-run/git-run';
 import { DomainEvent } from '../shared/event';
 
-/** The request as recorded: the URL never carries credentials (they travel only with the job). */
-export interface GitExportRequest {
+/** The request as recorded: the URL never carries credentials (they travel only with the job).
+ * Its `ref` is `refs/heads/<branch>`: the branch the commit is pushed to (created when missing). */
+export interface GitExportRequest extends GitRunRequest {
   exportId: string;
-  url: string;
-  /** `refs/heads/<branch>`: the branch the commit is pushed to (created when missing). */
-  ref: string;
   commitMessage: string;
-  repoCacheID?: string;
-  repoTreeURL?: string;
-  repoCommitURL?: string;
-  repoProjectDirectory?: string;
-  timestamp?: string;
-  force?: boolean;
-  standalone?: boolean;
-  gitInfo?: { provider?: 'github' | 'gitlab'; url?: string };
-  hasCredentials: boolean;
 }
 
 export type GitExportRequested = DomainEvent<'GitExportRequested', { spaceId: string; request: GitExportRequest; requestedBy: string; at: string }>;

@@ -1,9 +1,11 @@
 import type { GitImportCompleted, GitImportRequested } from '../index';
 import { spaceAggregate, SpaceState } from '../space/space.state';
 import { SpaceEvent } from '../space/space.events';
+import { GitRunStatus } from '../git-run/git-run';
+import { gitSyncOrder, GitSyncOrder } from '../git-run/git-sync-order';
 import { GitExportEvent, GitExportRequest } from './git-export.events';
 
-export type GitExportStatus = 'queued' | 'running' | 'completed' | 'failed' | 'skipped';
+export type GitExportStatus = GitRunStatus;
 
 /** A commit Quire and the remote agree on: imported from it, or exported to it. */
 export interface SyncedCommit {
@@ -17,11 +19,9 @@ export interface SyncedCommit {
  * exports are ordered together, as GitBook orders them) and the commits the space is in
  * sync with, per remote branch.
  */
-export interface SpaceGitExports {
+export interface SpaceGitExports extends GitSyncOrder {
   space: SpaceState;
   exports: Record<string, { request: GitExportRequest; status: GitExportStatus; requestedBy: string }>;
-  /** UTC ISO string of the newest import or export applied (not standalone). */
-  lastAppliedTimestamp?: string;
   /** Commit oid -> the revision holding its content (linked imports and exports only). */
   syncedCommits: Record<string, SyncedCommit>;
   /** `remoteKey(url, ref)` -> the last commit synced with that branch. */
@@ -30,17 +30,18 @@ export interface SpaceGitExports {
    * are laid out as the repository lays them out. */
   lastImported: Record<string, string>;
   /** What each requested import asked for, until it completes. */
-  importRequests: Record<string, { url: string; ref: string; timestamp?: string; standalone?: boolean }>;
+  importRequests: Record<string, { url: string; ref: string; standalone?: boolean }>;
 }
 
 type Folded = GitExportEvent | SpaceEvent | GitImportRequested | GitImportCompleted;
 
 export const gitExportAggregate = {
-  initialState: (): SpaceGitExports => ({ space: spaceAggregate.initialState(), exports: {}, syncedCommits: {}, lastSynced: {}, lastImported: {}, importRequests: {} }),
+  initialState: (): SpaceGitExports => ({ space: spaceAggregate.initialState(), exports: {}, syncedCommits: {}, lastSynced: {}, lastImported: {}, importRequests: {}, ...gitSyncOrder.initialState() }),
   evolve(state: SpaceGitExports, event: Folded | { type: string; data: unknown }): SpaceGitExports {
     const e = event as Folded;
     const space = spaceAggregate.evolve(state.space, e as SpaceEvent);
-    const next = space === state.space ? state : { ...state, space };
+    const ordered = gitSyncOrder.evolve(state, e);
+    const next = space === state.space ? ordered : { ...ordered, space };
     const set = (exportId: string, status: GitExportStatus): SpaceGitExports =>
       next.exports[exportId] ? { ...next, exports: { ...next.exports, [exportId]: { ...next.exports[exportId], status } } } : next;
     switch (e.type) {
@@ -60,7 +61,7 @@ export const gitExportAggregate = {
       }
       case 'GitImportRequested': {
         const r = e.data.request;
-        return { ...next, importRequests: { ...next.importRequests, [r.importId]: { url: r.url, ref: r.ref, timestamp: r.timestamp, standalone: r.standalone } } };
+        return { ...next, importRequests: { ...next.importRequests, [r.importId]: { url: r.url, ref: r.ref, standalone: r.standalone } } };
       }
       case 'GitImportCompleted': {
         const { [e.data.importId]: request, ...rest } = next.importRequests;
@@ -74,14 +75,11 @@ export const gitExportAggregate = {
   },
 };
 
-function synced(state: SpaceGitExports, request: { url: string; ref: string; timestamp?: string }, commit: string, revision: string): SpaceGitExports {
-  const ts = instantOf(request.timestamp);
-  const newer = ts && (!state.lastAppliedTimestamp || Date.parse(ts) > Date.parse(state.lastAppliedTimestamp));
+function synced(state: SpaceGitExports, request: { url: string; ref: string }, commit: string, revision: string): SpaceGitExports {
   return {
     ...state,
     syncedCommits: { ...state.syncedCommits, [commit]: { revision } },
     lastSynced: { ...state.lastSynced, [remoteKey(request.url, request.ref)]: commit },
-    ...(newer ? { lastAppliedTimestamp: ts } : {}),
   };
 }
 
@@ -90,12 +88,3 @@ export function remoteKey(url: string, ref: string): string {
   return `${url.replace(/\/+$/, '').replace(/\.git$/, '')} ${ref}`;
 }
 
-export function isExportSettled(status: GitExportStatus | undefined): boolean {
-  return status === 'completed' || status === 'failed' || status === 'skipped';
-}
-
-/** A request timestamp as a UTC ISO string; undefined when absent or not a date. */
-function instantOf(timestamp: string | undefined): string | undefined {
-  const ms = timestamp ? Date.parse(timestamp) : NaN;
-  return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
-}

@@ -53,8 +53,35 @@ describe('git import decisions', () => {
     it('given an import applied at t2, when one triggered at t1 < t2 starts, then it is skipped as older, naming the newer one', () => {
       const events = when({ type: 'StartGitImport', importId: 'i2' }, spaceCreated, requested('i1', { timestamp: '2026-01-02T00:00:00Z' }), completed('i1'), requested('i2', { timestamp: '2026-01-01T00:00:00Z' }));
       expect(events).toEqual([
-        { type: 'GitImportSkipped', data: { spaceId: 's', importId: 'i2', reason: 'A newer import (triggered at 2026-01-02T00:00:00.000Z) was already applied', at } },
+        { type: 'GitImportSkipped', data: { spaceId: 's', importId: 'i2', reason: 'A newer import or export (triggered at 2026-01-02T00:00:00.000Z) was already applied', at } },
       ]);
+    });
+
+    it('given an export applied at t2, when an import triggered at t1 < t2 starts, then it is skipped as older; triggered after t2, it starts', () => {
+      const exportRequested: DomainEvent = {
+        type: 'GitExportRequested',
+        data: { spaceId: 's', request: { exportId: 'e1', url: 'https://example.com/r.git', ref: 'refs/heads/main', commitMessage: 'm', timestamp: '2026-01-02T00:00:00Z', hasCredentials: false }, requestedBy: 'u', at },
+      };
+      const exported: DomainEvent = { type: 'GitExportCompleted', data: { spaceId: 's', exportId: 'e1', revision: 'r0', commit: { oid: 'c1', message: 'm' }, pushed: true, standalone: false, at } };
+      const older = when({ type: 'StartGitImport', importId: 'i1' }, spaceCreated, exportRequested, exported, requested('i1', { timestamp: '2026-01-01T23:00:00Z' }));
+      expect(older).toEqual([
+        { type: 'GitImportSkipped', data: { spaceId: 's', importId: 'i1', reason: 'A newer import or export (triggered at 2026-01-02T00:00:00.000Z) was already applied', at } },
+      ]);
+      const newer = when({ type: 'StartGitImport', importId: 'i1' }, spaceCreated, exportRequested, exported, requested('i1', { timestamp: '2026-01-02T01:00:00Z' }));
+      expect(newer).toEqual([{ type: 'GitImportStarted', data: { spaceId: 's', importId: 'i1', at } }]);
+    });
+
+    it('given an export that failed or was standalone, when an older import starts, then it starts (only applied runs order)', () => {
+      const exportRequested = (standalone: boolean): DomainEvent => ({
+        type: 'GitExportRequested',
+        data: { spaceId: 's', request: { exportId: 'e1', url: 'https://example.com/r.git', ref: 'refs/heads/main', commitMessage: 'm', timestamp: '2026-01-02T00:00:00Z', standalone, hasCredentials: false }, requestedBy: 'u', at },
+      });
+      const failed: DomainEvent = { type: 'GitExportFailed', data: { spaceId: 's', exportId: 'e1', code: 'auth_failed', message: 'm', at } };
+      const standaloneDone: DomainEvent = { type: 'GitExportCompleted', data: { spaceId: 's', exportId: 'e1', revision: 'r0', commit: { oid: 'c1', message: 'm' }, pushed: true, standalone: true, at } };
+      const start = { type: 'StartGitImport' as const, importId: 'i1' };
+      const older = requested('i1', { timestamp: '2026-01-01T00:00:00Z' });
+      expect(when(start, spaceCreated, exportRequested(false), failed, older)).toEqual([{ type: 'GitImportStarted', data: { spaceId: 's', importId: 'i1', at } }]);
+      expect(when(start, spaceCreated, exportRequested(true), standaloneDone, older)).toEqual([{ type: 'GitImportStarted', data: { spaceId: 's', importId: 'i1', at } }]);
     });
 
     it('given a deleted space, when an import starts, then it fails with space_deleted', () => {

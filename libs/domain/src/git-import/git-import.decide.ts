@@ -3,7 +3,9 @@ import { DecideContext } from '../shared/event';
 import { RevisionCreated } from '../revision/revision.events';
 import { SpaceRevisionChanged } from '../space/space.events';
 import { GitImportCompleted, GitImportEvent, GitImportRequest } from './git-import.events';
-import { isOutOfOrder, isSettled, SpaceGitImports } from './git-import.state';
+import { isRunSettled } from '../git-run/git-run';
+import { isOutOfOrder, outOfOrderReason } from '../git-run/git-sync-order';
+import { SpaceGitImports } from './git-import.state';
 
 /** At most this many warnings are stored with an import (the event and the read models). */
 export const MAX_STORED_WARNINGS = 100;
@@ -64,13 +66,12 @@ export function decideGitImport(command: GitImportCommand, state: SpaceGitImport
     if (command.type === 'FailGitImport') return [];
     throw notFound(`No import ${importId} was requested for space ${spaceId}`);
   }
-  if (isSettled(run.status)) return [];
+  if (isRunSettled(run.status)) return [];
   switch (command.type) {
     case 'StartGitImport':
       if (state.space.deletedAt) return [{ type: 'GitImportFailed', data: { spaceId, importId, code: 'space_deleted', message: 'The space was deleted before the import ran', at } }];
       if (isOutOfOrder(state.git, run.request)) {
-        const reason = `A newer import (triggered at ${state.git.lastAppliedTimestamp}) was already applied`;
-        return [{ type: 'GitImportSkipped', data: { spaceId, importId, reason, at } }];
+        return [{ type: 'GitImportSkipped', data: { spaceId, importId, reason: outOfOrderReason(state.git), at } }];
       }
       return run.status === 'queued' ? [{ type: 'GitImportStarted', data: { spaceId, importId, at } }] : [];
     case 'CompleteGitImport': {

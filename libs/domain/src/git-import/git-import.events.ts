@@ -1,19 +1,9 @@
+import { GitRunRequest } from '../git-run/git-run';
 import { DomainEvent } from '../shared/event';
 
 /** The request as recorded: the URL never carries credentials (they travel only with the job). */
-export interface GitImportRequest {
+export interface GitImportRequest extends GitRunRequest {
   importId: string;
-  url: string;
-  ref: string;
-  repoCacheID?: string;
-  repoTreeURL?: string;
-  repoCommitURL?: string;
-  repoProjectDirectory?: string;
-  timestamp?: string;
-  force?: boolean;
-  standalone?: boolean;
-  gitInfo?: { provider?: 'github' | 'gitlab'; url?: string };
-  hasCredentials: boolean;
 }
 
 export type GitImportRequested = DomainEvent<'GitImportRequested', { spaceId: string; request: GitImportRequest; requestedBy: string; at: string }>;
@@ -23,7 +13,7 @@ export type GitImportCompleted = DomainEvent<
   { spaceId: string; importId: string; revision: string; commit: { oid: string; message: string }; standalone: boolean; warnings: string[]; at: string }
 >;
 export type GitImportFailed = DomainEvent<'GitImportFailed', { spaceId: string; importId: string; code: string; message: string; at: string }>;
-/** An import older (by its `timestamp`) than one already applied to the space. */
+/** An import older (by its `timestamp`) than an import or export already applied to the space. */
 export type GitImportSkipped = DomainEvent<'GitImportSkipped', { spaceId: string; importId: string; reason: string; at: string }>;
 
 export type GitImportEvent = GitImportRequested | GitImportStarted | GitImportCompleted | GitImportFailed | GitImportSkipped;

@@ -1,4 +1,5 @@
-import { gitImportAggregate, isOutOfOrder } from './git-import.state';
+import { isOutOfOrder } from '../git-run/git-sync-order';
+import { gitImportAggregate } from './git-import.state';
 import { GitImportRequest, GitImportEvent } from './git-import.events';
 
 const request = (importId: string, timestamp?: string, extra: Partial<GitImportRequest> = {}): GitImportRequest => ({

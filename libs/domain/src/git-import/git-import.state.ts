@@ -1,62 +1,41 @@
 import { Aggregate, DomainEvent } from '../shared/event';
 import { SpaceEvent } from '../space/space.events';
 import { spaceAggregate, SpaceState } from '../space/space.state';
+import { GitRunStatus } from '../git-run/git-run';
+import { gitSyncOrder, GitSyncOrder } from '../git-run/git-sync-order';
 import { GitImportRequest, GitImportEvent } from './git-import.events';
 
-export type GitImportStatus = 'queued' | 'running' | 'completed' | 'failed' | 'skipped';
+export type GitImportStatus = GitRunStatus;
 
-/** What the space's stream says of its git imports (folded beside the space's own state). */
-export interface GitImportState {
+/** What the space's stream says of its git imports (folded beside the space's own state), with
+ * the order of its imports and exports. */
+export interface GitImportState extends GitSyncOrder {
   imports: Record<string, { request: GitImportRequest; status: GitImportStatus; requestedBy: string }>;
-  /** The `timestamp` of the newest import applied, for ordering, as a UTC ISO string. */
-  lastAppliedTimestamp?: string;
 }
 
 export const gitImportAggregate = {
-  initialState: (): GitImportState => ({ imports: {} }),
+  initialState: (): GitImportState => ({ imports: {}, ...gitSyncOrder.initialState() }),
   evolve(state: GitImportState, event: GitImportEvent | { type: string; data: unknown }): GitImportState {
     const e = event as GitImportEvent;
+    const next = gitSyncOrder.evolve(state, e);
     const set = (importId: string, status: GitImportStatus): GitImportState =>
-      state.imports[importId] ? { ...state, imports: { ...state.imports, [importId]: { ...state.imports[importId], status } } } : state;
+      next.imports[importId] ? { ...next, imports: { ...next.imports, [importId]: { ...next.imports[importId], status } } } : next;
     switch (e.type) {
       case 'GitImportRequested':
-        return { ...state, imports: { ...state.imports, [e.data.request.importId]: { request: e.data.request, status: 'queued', requestedBy: e.data.requestedBy } } };
+        return { ...next, imports: { ...next.imports, [e.data.request.importId]: { request: e.data.request, status: 'queued', requestedBy: e.data.requestedBy } } };
       case 'GitImportStarted':
         return set(e.data.importId, 'running');
-      case 'GitImportCompleted': {
-        const next = set(e.data.importId, 'completed');
-        // Compared as instants: `12:00+05:00` is before `10:00Z`, whatever the strings say.
-        const ts = instantOf(state.imports[e.data.importId]?.request.timestamp);
-        if (ts && !e.data.standalone && (!next.lastAppliedTimestamp || Date.parse(ts) > Date.parse(next.lastAppliedTimestamp))) {
-          next.lastAppliedTimestamp = ts;
-        }
-        return next;
-      }
+      case 'GitImportCompleted':
+        return set(e.data.importId, 'completed');
       case 'GitImportFailed':
         return set(e.data.importId, 'failed');
       case 'GitImportSkipped':
         return set(e.data.importId, 'skipped');
       default:
-        return state;
+        return next;
     }
   },
 };
-
-/** An import whose trigger is older than the last one applied is skipped (not forced). */
-export function isOutOfOrder(state: GitImportState, request: GitImportRequest): boolean {
-  if (request.force || request.standalone || !request.timestamp || !state.lastAppliedTimestamp) return false;
-  return Date.parse(request.timestamp) < Date.parse(state.lastAppliedTimestamp);
-}
-
-export function isSettled(status: GitImportStatus | undefined): boolean {
-  return status === 'completed' || status === 'failed' || status === 'skipped';
-}
-
-/** A request timestamp as a UTC ISO string; undefined when absent or not a date. */
-function instantOf(timestamp: string | undefined): string | undefined {
-  const ms = timestamp ? Date.parse(timestamp) : NaN;
-  return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
-}
 
 /** The space's stream as its git imports see it: the space (live revision, deletion) and the imports. */
 export interface SpaceGitImports {
