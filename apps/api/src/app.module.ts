@@ -7,9 +7,9 @@ import { AuthGuard } from './http/auth';
 import { ImportGitRepositoryController } from './git-import/import-git-repository/import-git-repository.controller';
 import { ImportGitRepositoryHandler } from './git-import/import-git-repository/import-git-repository.handler';
 import { ListGitImportsController } from './git-import/list-git-imports/list-git-imports.controller';
-import { ExportGitRepositoryController } from './git-sync/export-git-repository/export-git-repository.controller';
-import { ExportGitRepositoryHandler } from './git-sync/export-git-repository/export-git-repository.handler';
-import { ListGitExportsController } from './git-sync/list-git-exports/list-git-exports.controller';
+import { ExportGitRepositoryController } from './git-export/export-git-repository/export-git-repository.controller';
+import { ExportGitRepositoryHandler } from './git-export/export-git-repository/export-git-repository.handler';
+import { ListGitExportsController } from './git-export/list-git-exports/list-git-exports.controller';
 import { SpaceContentController } from './content/space-content.controller';
 import { ContentReader } from './content/content-reader';
 import { RevisionCache } from './content/revision-cache';
@@ -79,6 +79,7 @@ import { CustomHostnameReservations } from './custom-hostnames/custom-hostname-r
 import { SetCustomHostnameHandler } from './custom-hostnames/set-custom-hostname/set-custom-hostname.handler';
 import { RemoveCustomHostnameHandler } from './custom-hostnames/remove-custom-hostname/remove-custom-hostname.handler';
 import { sitesControllers, sitesProviders } from './sites/sites.providers';
+import { GitRunStarter } from './git-runs/git-run-starter';
 
 const commandHandlers = [ImportGitRepositoryHandler, ExportGitRepositoryHandler, CreateUserHandler, CreateAccessTokenHandler, CreateOrganizationHandler, SetMemberRoleHandler, SetOrganizationMergeRulesHandler,
   CreateSpaceHandler, UpdateSpaceHandler, DuplicateSpaceHandler, DeleteSpaceHandler, RestoreSpaceHandler,
@@ -102,6 +103,7 @@ export class ApiModule {
         RevisionChanges,
         PageDiffs,
         ...commandHandlers,
+        GitRunStarter,
         AccessService,
         ChangeRequestAccess,
         ChangeRequestJobs,

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { GitImport } from './git-import/git-import';
 import { GitImportProcessor } from './git-import/git-import.processor';
-import { GitImportSecrets } from './git-import/git-import-secrets';
+import { GitRunSecrets } from './git-runs/git-run-secrets';
 import { ExportSpaceToGit } from './git-export/export-space-to-git';
 import { GitExportProcessor } from './git-export/git-export.processor';
 import { ChangeRequestProcessor } from './change-requests/change-request.processor';
@@ -15,6 +15,6 @@ import { JobRecovery } from './job-recovery/job-recovery';
  * process and by the all-in-one process; closing the module lets active jobs finish.
  */
 @Module({
-  providers: [GitImportSecrets, GitImport, GitImportProcessor, ExportSpaceToGit, GitExportProcessor, MergeChangeRequest, UpdateChangeRequest, ChangeRequestProcessor, JobRecovery],
+  providers: [GitRunSecrets, GitImport, GitImportProcessor, ExportSpaceToGit, GitExportProcessor, MergeChangeRequest, UpdateChangeRequest, ChangeRequestProcessor, JobRecovery],
 })
 export class WorkerModule {}

@@ -1,17 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
-import Redis from 'ioredis';
-import { join } from 'path';
 import { decideGitExport, GitExportCommand, gitExportAggregate, planExport, RevisionCreated, RevisionPageNode, SpaceGitExports, spaceStream } from '@quire/domain';
 import { EVENT_STORE, EventStore } from '@quire/event-store/event-store.port';
 import { exportToGitRepository, pageRenames } from '@quire/content/export';
 import { ContentStore } from '@quire/content/store';
-import { gitExportSecretKey } from '@quire/jobs/git-export.job';
-import { parseGitImportSecret } from '@quire/jobs/git-import.job';
+import { secretValues } from '@quire/jobs/git-run-secret';
+import { QUEUES } from '@quire/jobs/queues';
 import { CommandExecutor } from '@quire/projections/command-executor';
 import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
 import type { Logger } from '@quire/platform/logging/logger';
 import { IdentityQueries } from '@quire/read-models/identity/identity.queries';
-import { REDIS } from '@quire/infrastructure/tokens';
+import { gitRemoteOptions } from '../git-runs/git-remote-options';
+import { GitRunSecrets } from '../git-runs/git-run-secrets';
 import type { GitExportPhase } from './git-export-failure';
 
 /** Who commits every export (the author is the user who made the change). */
@@ -38,8 +37,8 @@ export class ExportSpaceToGit {
     private readonly executor: CommandExecutor,
     private readonly content: ContentStore,
     private readonly identities: IdentityQueries,
+    private readonly secrets: GitRunSecrets,
     @Inject(EVENT_STORE) private readonly events: EventStore,
-    @Inject(REDIS) private readonly redis: Redis,
     @Inject(QUIRE_CONFIG) private readonly config: QuireConfig,
   ) {}
 
@@ -52,10 +51,9 @@ export class ExportSpaceToGit {
     if (export_.status !== 'running') return this.settled(run, export_.status);
     const request = export_.request;
 
-    const stored = request.hasCredentials ? await this.redis.get(this.secretKey(exportId)) : null;
-    if (request.hasCredentials && !stored) return this.fail(run, 'auth_failed', 'The credentials of this export have expired; trigger the export again');
-    const secret = stored ? parseGitImportSecret(stored) : {};
-    run.secrets = [secret.auth?.password, ...(secret.query ?? []).map(([, value]) => value)].filter((v): v is string => !!v);
+    const secret = await this.secrets.read(QUEUES.gitExport, exportId, request.hasCredentials);
+    if (!secret) return this.fail(run, 'auth_failed', 'The credentials of this export have expired; trigger the export again');
+    run.secrets = secretValues(secret);
 
     const revision = state.space.revision!;
     const [files, commit] = await Promise.all([this.content.readRevisionFiles(spaceId, revision), this.content.readRevision(spaceId, revision)]);
@@ -64,14 +62,7 @@ export class ExportSpaceToGit {
     const started = Date.now();
     const readMs = started - begun - startedMs;
     const result = await exportToGitRepository({
-      url: request.url,
-      ref: request.ref,
-      auth: secret.auth,
-      secretQuery: secret.query,
-      cacheDir: join(this.config.dataDir, 'git-cache'),
-      repoCacheId: request.repoCacheID,
-      projectDirectory: request.repoProjectDirectory,
-      allowedHosts: this.config.gitAllowedHosts,
+      ...gitRemoteOptions(request, secret, this.config),
       spaceGitdir: this.content.repositoryPath(spaceId),
       files,
       plan: async (remoteCommit) => {
@@ -96,7 +87,7 @@ export class ExportSpaceToGit {
       commit: { oid: result.commit, message: result.outcome === 'pushed' ? request.commitMessage : commit.message },
       pushed: result.outcome === 'pushed',
     });
-    await this.redis.del(this.secretKey(exportId));
+    await this.secrets.delete(QUEUES.gitExport, exportId);
     const pushedMs = recorded - started;
     log.info(
       { revision, commit: result.commit, outcome: result.outcome, objectsSent: result.objectsSent, startedMs, readMs, pushedMs, recordedMs: Date.now() - recorded, totalMs: Date.now() - begun },
@@ -107,13 +98,13 @@ export class ExportSpaceToGit {
 
   /** Records the failure (once) and forgets the credentials. */
   async fail(run: ExportRun, code: string, message: string): Promise<{ status: string }> {
-    await this.redis.del(this.secretKey(run.exportId)).catch(() => undefined);
+    await this.secrets.delete(QUEUES.gitExport, run.exportId).catch(() => undefined);
     await this.decide(run.spaceId, { type: 'FailGitExport', exportId: run.exportId, code: code as 'internal', message });
     return { status: 'failed' };
   }
 
   private async settled(run: ExportRun, status: string): Promise<{ status: string }> {
-    await this.redis.del(this.secretKey(run.exportId)).catch(() => undefined);
+    await this.secrets.delete(QUEUES.gitExport, run.exportId).catch(() => undefined);
     return { status };
   }
 
@@ -145,9 +136,5 @@ export class ExportSpaceToGit {
       if (e.type === 'RevisionCreated' && (d.revision === base || d.revision === revision)) trees.set(d.revision, d.pages);
     }
     return pageRenames(trees.get(base) ?? [], trees.get(revision) ?? []);
-  }
-
-  private secretKey(exportId: string): string {
-    return gitExportSecretKey(this.config.queuePrefix, exportId);
   }
 }

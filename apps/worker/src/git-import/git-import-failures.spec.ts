@@ -1,7 +1,6 @@
 import { Errors } from 'isomorphic-git';
 import { GitImportError } from '@quire/content/import';
 import { WrongExpectedVersionError } from '@quire/event-store/event-store.port';
-import { parseGitImportSecret } from '@quire/jobs/git-import.job';
 import { capWarnings, MAX_STORED_WARNINGS } from '@quire/domain';
 import { isTransient } from './git-import-failures';
 
@@ -37,15 +36,5 @@ describe('capWarnings', () => {
     expect(capped).toHaveLength(MAX_STORED_WARNINGS + 1);
     expect(capped[0]).toBe('w0');
     expect(capped[MAX_STORED_WARNINGS]).toBe('... and 40 more warnings');
-  });
-});
-
-describe('parseGitImportSecret', () => {
-  it('reads the current form and the older bare credentials', () => {
-    expect(parseGitImportSecret(JSON.stringify({ auth: { username: 'u', password: 'p' }, query: [['private_token', 't']] }))).toEqual({
-      auth: { username: 'u', password: 'p' },
-      query: [['private_token', 't']],
-    });
-    expect(parseGitImportSecret(JSON.stringify({ username: 'u', password: 'p' }))).toEqual({ auth: { username: 'u', password: 'p' } });
   });
 });

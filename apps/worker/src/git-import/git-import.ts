@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { join } from 'path';
 import {
   CompleteGitImport,
   decideGitImport,
@@ -20,7 +19,10 @@ import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
 import { newId } from '@quire/platform/ids/ids';
 import type { Logger } from '@quire/platform/logging/logger';
 import { GitImportPhase } from './git-import-failures';
-import { GitImportSecrets, secretValues } from './git-import-secrets';
+import { secretValues } from '@quire/jobs/git-run-secret';
+import { QUEUES } from '@quire/jobs/queues';
+import { gitRemoteOptions } from '../git-runs/git-remote-options';
+import { GitRunSecrets } from '../git-runs/git-run-secrets';
 
 /** Where a run is, so that a failure can say what failed; and the secrets its messages must not hold. */
 export interface GitImportRun {
@@ -59,7 +61,7 @@ export class GitImport {
   constructor(
     private readonly executor: CommandExecutor,
     private readonly content: ContentStore,
-    private readonly secrets: GitImportSecrets,
+    private readonly secrets: GitRunSecrets,
     @Inject(QUIRE_CONFIG) private readonly config: QuireConfig,
   ) {}
 
@@ -69,7 +71,7 @@ export class GitImport {
     if (decided.events.length === 0 && current.status !== 'running') return { status: current.status };
     const outcome = decided.events[0]?.type;
     if (outcome === 'GitImportFailed') {
-      await this.secrets.delete(importId);
+      await this.secrets.delete(QUEUES.gitImport, importId);
       const { code, message } = decided.events[0].data as { code: string; message: string };
       throw new GitImportFailedError(code, message);
     }
@@ -80,22 +82,12 @@ export class GitImport {
     const request = current.request;
     const requestedBy = current.requestedBy;
 
-    const secret = await this.secrets.read(importId, request.hasCredentials);
+    const secret = await this.secrets.read(QUEUES.gitImport, importId, request.hasCredentials);
     if (!secret) return this.fail(spaceId, importId, 'auth_failed', 'The credentials of this import have expired; trigger the import again');
     run.secrets = secretValues(secret);
     const started = Date.now();
     run.phase = 'fetch';
-    const result = await importGitRepository({
-      url: request.url,
-      ref: request.ref,
-      auth: secret.auth,
-      secretQuery: secret.query,
-      cacheDir: join(this.config.dataDir, 'git-cache'),
-      repoCacheId: request.repoCacheID,
-      projectDirectory: request.repoProjectDirectory,
-      allowedHosts: this.config.gitAllowedHosts,
-      maxBytes: this.config.importMaxBytes,
-    });
+    const result = await importGitRepository({ ...gitRemoteOptions(request, secret, this.config), maxBytes: this.config.importMaxBytes });
     const fetchedMs = Date.now() - started;
     run.phase = 'write';
     const files = importedRevisionFiles(result.layout, result.files);
@@ -150,7 +142,7 @@ export class GitImport {
     if (recorded.events.length === 0) return { status: recorded.state.git.imports[importId].status };
     const { revision, created } = recorded.prepared as CompleteGitImport;
     const appendStarted = Date.now();
-    await this.secrets.delete(importId);
+    await this.secrets.delete(QUEUES.gitImport, importId);
     if (created && !standalone) await this.content.setLiveRevision(spaceId, revision);
     const appendedMs = Date.now() - appendStarted;
     await this.executor.waitFor(recorded.position!, recorded.events.map((e) => e.type));
@@ -169,7 +161,7 @@ export class GitImport {
    * credentials, and fails the job for good.
    */
   async fail(spaceId: string, importId: string, code: string, message: string): Promise<never> {
-    await this.secrets.delete(importId).catch(() => undefined);
+    await this.secrets.delete(QUEUES.gitImport, importId).catch(() => undefined);
     await this.decide(spaceId, async () => ({ type: 'FailGitImport', importId, code, message }));
     throw new GitImportFailedError(code, message);
   }

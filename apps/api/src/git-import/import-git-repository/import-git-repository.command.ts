@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import { GitImportRequest } from '@quire/domain';
-import type { GitImportSecret } from '@quire/jobs/git-import.job';
+import type { GitRunSecret } from '@quire/jobs/git-run-secret';
 
 export class ImportGitRepositoryCommand extends Command<{ importId: string }> {
   constructor(
@@ -9,7 +9,7 @@ export class ImportGitRepositoryCommand extends Command<{ importId: string }> {
     readonly request: Omit<GitImportRequest, 'importId'>,
     /** Basic-auth credentials and token query parameters from the URL; they travel only
      * with the job. */
-    readonly credentials: GitImportSecret | undefined,
+    readonly credentials: GitRunSecret | undefined,
     readonly actorId: string,
   ) {
     super();

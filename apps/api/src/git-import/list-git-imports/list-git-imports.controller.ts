@@ -1,12 +1,9 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { z } from 'zod';
 import { GitImportQueries } from '@quire/read-models/git-imports/git-imports.queries';
-import { paginationQuery } from '@quire/platform/http/pagination';
 import { Caller, CurrentCaller } from '../../http/auth';
 import { parseInput } from '../../http/validation';
 import { AccessService } from '../../permissions/access.service';
-
-const listQuery = z.object(paginationQuery);
+import { listGitRunsQuery } from '../../git-runs/list-git-runs.query';
 
 @Controller('v1/spaces/:spaceId/git')
 export class ListGitImportsController {
@@ -19,7 +16,6 @@ export class ListGitImportsController {
   @Get('imports')
   async list(@Param('spaceId') spaceId: string, @Query() query: unknown, @CurrentCaller() caller: Caller) {
     await this.access.spaceAccess(caller, spaceId, 'read');
-    const q = parseInput(listQuery, query, 'query');
-    return this.imports.list(spaceId, q);
+    return this.imports.list(spaceId, parseInput(listGitRunsQuery, query, 'query'));
   }
 }

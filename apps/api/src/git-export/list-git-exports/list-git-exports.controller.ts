@@ -1,12 +1,9 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { z } from 'zod';
 import { GitExportQueries } from '@quire/read-models/git-exports/git-exports.queries';
-import { paginationQuery } from '@quire/platform/http/pagination';
 import { Caller, CurrentCaller } from '../../http/auth';
 import { parseInput } from '../../http/validation';
 import { AccessService } from '../../permissions/access.service';
-
-const listQuery = z.object(paginationQuery);
+import { listGitRunsQuery } from '../../git-runs/list-git-runs.query';
 
 @Controller('v1/spaces/:spaceId/git')
 export class ListGitExportsController {
@@ -19,6 +16,6 @@ export class ListGitExportsController {
   @Get('exports')
   async list(@Param('spaceId') spaceId: string, @Query() query: unknown, @CurrentCaller() caller: Caller) {
     await this.access.spaceAccess(caller, spaceId, 'read');
-    return this.exports.list(spaceId, parseInput(listQuery, query, 'query'));
+    return this.exports.list(spaceId, parseInput(listGitRunsQuery, query, 'query'));
   }
 }
