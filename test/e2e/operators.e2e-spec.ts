@@ -146,7 +146,7 @@ describe("the operator's view: Bull Board, /metrics, `cli jobs` (e2e)", () => {
     // Completed: refused, by job id or import id.
     await expect(jobsCommand(q.started.runtime, ['retry', again![1]], sink().out)).rejects.toThrow(/already completed/);
     await expect(jobsCommand(q.started.runtime, ['retry', again![2]], sink().out)).rejects.toThrow(/already completed/);
-    await expect(jobsCommand(q.started.runtime, ['retry', 'no-such-job'], sink().out)).rejects.toThrow(/No job or git import/);
+    await expect(jobsCommand(q.started.runtime, ['retry', 'no-such-job'], sink().out)).rejects.toThrow(/No job, git import or git export/);
     await expect(jobsCommand(q.started.runtime, ['frobnicate'], sink().out)).rejects.toThrow(/Usage/);
   });
 

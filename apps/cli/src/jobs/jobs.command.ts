@@ -1,14 +1,20 @@
 import { Job, Queue } from 'bullmq';
 import { Runtime } from '@quire/infrastructure/runtime';
+import { GitExportJob } from '@quire/jobs/git-export.job';
 import { GitImportJob } from '@quire/jobs/git-import.job';
 import { jobIdFor, JobQueues } from '@quire/jobs/job-queues';
 import { QUEUES } from '@quire/jobs/queues';
 import {
+  GitExportRun,
+  GitImportRun,
+  loadGitExport,
   loadGitImport,
   PendingChangeRequestWork,
   pendingChangeRequestWork,
-  requestGitImportAgain,
+  requestGitRunAgain,
+  Requeued,
   requeueChangeRequestWork,
+  requeueGitExport,
   requeueGitImport,
   unmergedChangeRequests,
 } from '@quire/jobs/recovery/requeue';
@@ -22,6 +28,12 @@ type Out = Pick<NodeJS.WriteStream, 'write'>;
 
 export class JobCommandError extends Error {}
 
+/** An import or export of a space. */
+interface GitRunId {
+  spaceId: string;
+  runId: string;
+}
+
 /**
  * `npm run cli -- jobs`: every queue's counts, its latest jobs and its failed ones.
  * `npm run cli -- jobs retry <id>`: runs a job again from the event that requested it.
@@ -31,7 +43,7 @@ export async function jobsCommand(runtime: Runtime, args: string[], out: Out = p
   const [sub, id, ...rest] = args;
   if (!sub || sub === 'list') return listJobs(runtime.jobs, out);
   if (sub === 'retry' && id && rest.length === 0) return retryJob(runtime, runtime.jobs, id, out);
-  throw new JobCommandError('Usage: jobs [list] | jobs retry <job id, import id or change request id>');
+  throw new JobCommandError('Usage: jobs [list] | jobs retry <job id, import id, export id or change request id>');
 }
 
 export async function listJobs(jobs: JobQueues, out: Out): Promise<void> {
@@ -58,19 +70,23 @@ async function describe(job: Job): Promise<string> {
 }
 
 /**
- * The job's request is an event: a git import is read back from the space's stream (a failed
- * one is requested again as a new import; one still unfinished gets its job back; a completed
+ * The job's request is an event: a git import or export is read back from the space's stream (a
+ * failed one is requested again as a new run; one still unfinished gets its job back; a completed
  * or skipped one is refused). A change request's pending merge or update (by change request id,
  * request id or job id) gets its job back when Redis lost it. Jobs of other queues are retried
  * when they failed.
  */
 export async function retryJob(runtime: Runtime, jobs: JobQueues, id: string, out: Out): Promise<void> {
   const found = await findJob(jobs, id);
-  const importJob = found?.queue.name === QUEUES.gitImport ? (found.job.data as GitImportJob) : await importById(runtime, id);
-  if (importJob) return retryGitImport(runtime, jobs, importJob, out);
+  const importJob = found?.queue.name === QUEUES.gitImport ? (found.job.data as GitImportJob) : undefined;
+  const imported = importJob ? { spaceId: importJob.spaceId, runId: importJob.importId } : await runById(runtime, 'rm_git_imports', id);
+  if (imported) return retryGitRun(runtime, jobs, 'import', imported, out);
+  const exportJob = found?.queue.name === QUEUES.gitExport ? (found.job.data as GitExportJob) : undefined;
+  const exported = exportJob ? { spaceId: exportJob.spaceId, runId: exportJob.exportId } : await runById(runtime, 'rm_git_exports', id);
+  if (exported) return retryGitRun(runtime, jobs, 'export', exported, out);
   const work = await changeRequestWorkById(runtime, id, found?.job);
   if (work.length) return retryChangeRequestWork(jobs, work, out);
-  if (!found) throw new JobCommandError(`No job or git import with id ${id}, nor a pending change-request merge or update`);
+  if (!found) throw new JobCommandError(`No job, git import or git export with id ${id}, nor a pending change-request merge or update`);
   const state = await found.job.getState();
   if (state === 'completed') throw new JobCommandError(`Job ${id} already completed; nothing to retry`);
   if (state !== 'failed') {
@@ -81,23 +97,26 @@ export async function retryJob(runtime: Runtime, jobs: JobQueues, id: string, ou
   out.write(`Job ${id} (${found.queue.name}) retried\n`);
 }
 
-async function retryGitImport(runtime: Runtime, jobs: JobQueues, { spaceId, importId }: GitImportJob, out: Out): Promise<void> {
-  const run = await loadGitImport(runtime.store, spaceId, importId);
-  if (!run) throw new JobCommandError(`Space ${spaceId} has no GitImportRequested event for import ${importId}`);
+/** What an operator's retry does with a git run, by what the events say of it (see retryJob). */
+async function retryGitRun(runtime: Runtime, jobs: JobQueues, kind: 'import' | 'export', { spaceId, runId }: GitRunId, out: Out): Promise<void> {
+  const Kind = kind === 'import' ? 'Import' : 'Export';
+  const run: GitImportRun | GitExportRun | undefined = kind === 'import' ? await loadGitImport(runtime.store, spaceId, runId) : await loadGitExport(runtime.store, spaceId, runId);
+  if (!run) throw new JobCommandError(`Space ${spaceId} has no request event for ${kind} ${runId}`);
   switch (run.status) {
     case 'completed':
-      throw new JobCommandError(`Import ${importId} already completed; nothing to retry`);
+      throw new JobCommandError(`${Kind} ${runId} already completed; nothing to retry`);
     case 'skipped':
-      throw new JobCommandError(`Import ${importId} was skipped (a newer import was applied); trigger a new import with force: true instead`);
+      throw new JobCommandError(`${Kind} ${runId} was skipped (a newer import or export was applied); trigger a new ${kind} with force: true instead`);
     case 'failed': {
-      const again = await requestGitImportAgain(runtime.executor, jobs, spaceId, run, OPERATOR);
-      out.write(`Import ${importId} had failed: requested again as import ${again.importId} (job ${again.jobId})\n`);
+      const again = await requestGitRunAgain(runtime.executor, jobs, spaceId, run, OPERATOR);
+      out.write(`${Kind} ${runId} had failed: requested again as ${kind} ${again.runId} (job ${again.jobId})\n`);
       return;
     }
     default: {
-      const what = await requeueGitImport(jobs, spaceId, importId, { retryFailed: true });
+      const requeue = kind === 'import' ? requeueGitImport : requeueGitExport;
+      const what: Requeued = await requeue(jobs, spaceId, runId, { retryFailed: true });
       const said = { enqueued: 'its job was lost: enqueued again', retried: 'its failed job was retried', pending: 'its job is pending: it will run without help', failed: '' };
-      out.write(`Import ${importId} is ${run.status}: ${said[what]} (job ${jobIdFor(importId)})\n`);
+      out.write(`${Kind} ${runId} is ${run.status}: ${said[what]} (job ${jobIdFor(runId)})\n`);
     }
   }
 }
@@ -145,8 +164,8 @@ async function findJob(jobs: JobQueues, id: string): Promise<{ queue: Queue; job
   return undefined;
 }
 
-/** An import whose job is gone from Redis (removed, or lost), by its import id. */
-async function importById(runtime: Runtime, importId: string): Promise<GitImportJob | undefined> {
-  const r = await runtime.db.query<{ space_id: string }>(`SELECT space_id FROM rm_git_imports WHERE id = $1`, [importId]);
-  return r.rows[0] ? { spaceId: r.rows[0].space_id, importId } : undefined;
+/** A git run whose job is gone from Redis (removed, or lost), by its import or export id. */
+async function runById(runtime: Runtime, table: 'rm_git_imports' | 'rm_git_exports', runId: string): Promise<GitRunId | undefined> {
+  const r = await runtime.db.query<{ space_id: string }>(`SELECT space_id FROM ${table} WHERE id = $1`, [runId]);
+  return r.rows[0] ? { spaceId: r.rows[0].space_id, runId } : undefined;
 }

@@ -1,8 +1,8 @@
 import { RevisionCreated, RevisionFileNode, RevisionKind, RevisionPageNode } from '@quire/domain';
-import { writeGitSyncLayout, type PageToWrite } from '../gitsync';
+import { writeGitSyncLayout } from '../gitsync';
 import { revisionCreatedFor } from '../revision/record-revision';
 import type { ContentStore, RevisionFileInput } from '../store';
-import type { EditablePage, EditableRevision } from './editable-revision';
+import { toWrite, type EditablePage, type EditableRevision } from './editable-revision';
 
 export interface CommitEditedRevisionOptions {
   store: ContentStore;
@@ -24,7 +24,9 @@ const encoder = new TextEncoder();
 
 /**
  * Lays an edited revision out in GitBook's git-sync layout, writes it as one commit and
- * returns its RevisionCreated. Pages whose text did not change keep their blob. The tree is
+ * returns its RevisionCreated. Pages whose text did not change keep their blob, pages keep
+ * their files' paths while those still name them, and SUMMARY.md keeps its bytes while the
+ * table of contents is unchanged. The tree is
  * read back from the commit (so events always agree with the bytes), and every page keeps
  * the id it has here, whatever its new path: the layout round-trips the tree's shape, so ids
  * are carried over position by position.
@@ -48,6 +50,12 @@ export async function commitEditedRevision(opts: CommitEditedRevisionOptions): P
   for (const [path, text] of Object.entries(layout.files)) {
     // A kept `.gitbook.yaml` already says where the docs are (and holds redirects).
     if (path === '.gitbook.yaml' && revision.otherFiles.has(path)) continue;
+    // The table of contents did not change: the repository's SUMMARY.md keeps its bytes (its
+    // groups, titles and link form), as GitBook keeps them.
+    if (revision.summary?.path === path && revision.summary.laidOut === text) {
+      files[path] = { oid: revision.summary.oid };
+      continue;
+    }
     const page = pageByPath.get(path);
     files[path] = page?.blob && page.markdown === undefined && !rewritten.has(path) ? { oid: page.blob } : encoder.encode(text);
   }
@@ -80,20 +88,6 @@ export async function commitEditedRevision(opts: CommitEditedRevisionOptions): P
   });
   if (sameShape(event.data.pages, revision.pages)) carryIds(event.data.pages, revision.pages);
   return event;
-}
-
-function toWrite(page: EditablePage): PageToWrite {
-  return {
-    id: page.id,
-    kind: page.kind,
-    title: page.title,
-    slug: page.slug,
-    ...(page.linkTitle ? { linkTitle: page.linkTitle } : {}),
-    ...(page.href !== undefined ? { href: page.href } : {}),
-    // Unchanged pages keep their blob (see above); the layout only needs their place.
-    markdown: page.markdown ?? '',
-    children: page.children.map(toWrite),
-  };
 }
 
 function byFile(page: EditablePage, pathById: Record<string, string>): RevisionPageNode {

@@ -1,4 +1,5 @@
 import { RevisionFileNode, RevisionPageNode } from '@quire/domain';
+import { writeGitSyncLayout, type PageToWrite } from '../gitsync';
 import { readGitSyncConfig } from '../gitsync/gitbook-config';
 import { findFileIgnoringCase } from '../gitsync/repo-path';
 import type { SourceTree } from '../gitsync/source-tree';
@@ -16,6 +17,9 @@ export interface EditablePage {
   blob?: string;
   /** The page file's whole text (front matter and body), once it changed. */
   markdown?: string;
+  /** The page file's repository path in the revision it was loaded from: the layout keeps it
+   * while it still names the page, so an edit moves no file (new pages get GitBook's layout). */
+  file?: string;
   children: EditablePage[];
 }
 
@@ -35,6 +39,9 @@ export interface EditableRevision {
   otherFiles: Map<string, RevisionFileInput>;
   /** Ids of the revision's files (assets), by repository path. */
   fileIds: Map<string, string>;
+  /** The revision's own SUMMARY.md at the docs root, and the one the layout writes for its page
+   * tree as loaded: while the layout writes that same text, the repository's bytes are kept. */
+  summary?: { path: string; oid: string; laidOut: string };
 }
 
 export interface RevisionTree {
@@ -73,13 +80,17 @@ export async function loadEditableRevision(store: ContentStore, spaceId: string,
 
   const otherFiles = new Map<string, RevisionFileInput>();
   for (const entry of entries) if (!dropped.has(entry.path)) otherFiles.set(entry.path, { oid: entry.oid, mode: entry.mode as any });
+  const pages = tree.pages.map(toEditable);
+  const summaryPath = `${config.docsRoot}SUMMARY.md`;
+  const summaryEntry = summary === summaryPath ? byPath.get(summaryPath) : undefined;
   return {
     revision: tree.revision,
     spaceId,
     docsRoot: config.docsRoot,
-    pages: tree.pages.map(toEditable),
+    pages,
     otherFiles,
     fileIds: new Map(tree.files.map((f) => [f.file, f.id])),
+    ...(summaryEntry ? { summary: { path: summaryPath, oid: summaryEntry.oid, laidOut: laidOutSummary(pages, config.docsRoot) } } : {}),
   };
 }
 
@@ -88,6 +99,7 @@ function toEditable(page: RevisionPageNode): EditablePage {
   if (page.linkTitle) out.linkTitle = page.linkTitle;
   if (page.href !== undefined) out.href = page.href;
   if (page.blob) out.blob = page.blob;
+  if (page.file) out.file = page.file;
   return out;
 }
 
@@ -139,4 +151,25 @@ export function* walkEditable(pages: readonly EditablePage[], parent: EditablePa
 export function containsPage(root: EditablePage, id: string): boolean {
   if (root.id === id) return true;
   return root.children.some((c) => containsPage(c, id));
+}
+
+/** The SUMMARY.md the git-sync layout writes for `pages` (under `docsRoot`). */
+export function laidOutSummary(pages: readonly EditablePage[], docsRoot: string): string {
+  return writeGitSyncLayout(pages.map(toWrite), { docsRoot: docsRoot || undefined }).files[`${docsRoot}SUMMARY.md`];
+}
+
+/** A page as the layout takes it. Unchanged pages keep their blob (commitEditedRevision); the
+ * layout only needs their place. */
+export function toWrite(page: EditablePage): PageToWrite {
+  return {
+    id: page.id,
+    kind: page.kind,
+    title: page.title,
+    slug: page.slug,
+    ...(page.linkTitle ? { linkTitle: page.linkTitle } : {}),
+    ...(page.href !== undefined ? { href: page.href } : {}),
+    ...(page.file ? { file: page.file } : {}),
+    markdown: page.markdown ?? '',
+    children: page.children.map(toWrite),
+  };
 }

@@ -85,6 +85,9 @@ export async function mergeRevisions(opts: MergeRevisionsOptions): Promise<Merge
       metadataConflict ||= conflict;
     }
     if (metadataConflict) conflicts.push({ kind: 'metadata', pageId: id });
+    // Where the page's file is: not the user's to conflict on (the layout moves it only when its slug changes).
+    const file = pick(b?.file, o.file, t.file).value ?? o.file ?? t.file;
+    if (file) page.file = file;
     const [kb, ko, kt] = [b && contentKey(b), contentKey(o), contentKey(t)];
     const take = (from: EditablePage) => {
       if (from.blob !== undefined) page.blob = from.blob;

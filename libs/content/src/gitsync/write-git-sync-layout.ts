@@ -3,6 +3,7 @@ import type { ImportedPageKind } from './imported-layout';
 import { escapeTitle, splitFrontMatter } from './markdown-inline';
 import { toDirPrefix } from './repo-path';
 import { claimUniqueSlug, slugFromFileName, slugify } from './slugify';
+import { slugSourceOf } from './summary-pages';
 
 export interface PageToWrite {
   id: string;
@@ -14,6 +15,9 @@ export interface PageToWrite {
   href?: string;
   /** Page body; a `# Title` line is added when it does not start with a level-1 heading. */
   markdown?: string;
+  /** The repository path the page's file has now (a revision being edited): kept while it still
+   * names the page (see keptFiles); otherwise the page is laid out as GitBook lays it out. */
+  file?: string;
   children: PageToWrite[];
 }
 
@@ -50,7 +54,18 @@ export function writeGitSyncLayout(pages: PageToWrite[], opts: WriteGitSyncLayou
   const pathById: Record<string, string> = {};
   const summary: string[] = [`# ${opts.summaryTitle ?? 'Table of contents'}`, ''];
   const readme = firstSheet(pages);
+  const kept = keptFiles(pages, root, readme);
+  const keptPaths = new Set(kept.values());
 
+  /** Where a page's file goes: where it is, when kept; else `file` (root-relative), made
+   * unique against the kept files. Returns the path relative to the docs root. */
+  const place = (page: PageToWrite, file: string): string => {
+    const current = kept.get(page);
+    if (current !== undefined) return current.slice(root.length);
+    let candidate = file;
+    for (let n = 1; keptPaths.has(root + candidate); n++) candidate = file.replace(/(\/README)?\.md$/, `-${n}$&`);
+    return candidate;
+  };
   const writePage = (page: PageToWrite, file: string) => {
     files[root + file] = pageMarkdown(page);
     pathById[page.id] = root + file;
@@ -83,12 +98,12 @@ export function writeGitSyncLayout(pages: PageToWrite[], opts: WriteGitSyncLayou
         writePage(page, 'README.md');
         if (page.children.length > 0) writeSiblings(page.children, `${claimDir(dir, name, usedDirs)}/`, depth + 1);
       } else if (needsFolder(page, name)) {
-        const file = `${dir}${name}/README.md`;
+        const file = place(page, `${dir}${name}/README.md`);
         bullet(page, file, depth);
         writePage(page, file);
         writeSiblings(page.children, `${dir}${name}/`, depth + 1);
       } else {
-        const file = `${dir}${name}.md`;
+        const file = place(page, `${dir}${name}.md`);
         bullet(page, file, depth);
         writePage(page, file);
       }
@@ -124,6 +139,31 @@ export function writeGitSyncLayout(pages: PageToWrite[], opts: WriteGitSyncLayou
   files[`${root}SUMMARY.md`] = summary.join('\n').replace(/\n{3,}/g, '\n\n').replace(/\n+$/, '\n');
   if (root) files['.gitbook.yaml'] = `root: ./${root}\n\nstructure:\n  readme: README.md\n  summary: SUMMARY.md\n`;
   return { files, pathById };
+}
+
+/**
+ * The pages that keep the file they have (`PageToWrite.file`), so that an edit moves no file:
+ * a sheet other than the first page, whose file is under the docs root, is not a README at the
+ * docs root (that is the first page's), names the page's slug as the reader derives it
+ * (`foo.md`, `foo/README.md`), and is no other kept page's. A page whose slug changed, or a
+ * first page that moved, is laid out afresh.
+ */
+function keptFiles(pages: PageToWrite[], root: string, readme: PageToWrite | undefined): Map<PageToWrite, string> {
+  const kept = new Map<PageToWrite, string>();
+  const taken = new Set<string>([`${root}README.md`, `${root}SUMMARY.md`]);
+  const visit = (page: PageToWrite) => {
+    const file = page.file;
+    if (page.kind === 'sheet' && page !== readme && file && file.startsWith(root) && /\.md$/i.test(file) && !taken.has(file)) {
+      const source = slugSourceOf(file.slice(root.length), '');
+      if (source !== undefined && slugFromFileName(source) === slugFromFileName(page.slug)) {
+        kept.set(page, file);
+        taken.add(file);
+      }
+    }
+    page.children.forEach(visit);
+  };
+  pages.forEach(visit);
+  return kept;
 }
 
 /** Each sheet's slug in the form the reader gets back from a file name, unique among

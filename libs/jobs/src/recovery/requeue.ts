@@ -1,5 +1,5 @@
 import { Job } from 'bullmq';
-import { changeRequestAggregate, changeRequestStream, decideGitImport, GitImportState, spaceGitImportsAggregate, spaceStream } from '@quire/domain';
+import { changeRequestAggregate, changeRequestStream, decideGitExport, decideGitImport, gitExportAggregate, GitImportState, SpaceGitExports, spaceGitImportsAggregate, spaceStream } from '@quire/domain';
 import { Db } from '@quire/platform/db/db';
 import { newId } from '@quire/platform/ids/ids';
 import { EventStore } from '@quire/event-store/event-store.port';
@@ -11,10 +11,16 @@ import { jobIdFor, JobQueues } from '../job-queues';
 import { QueueName, QUEUES } from '../queues';
 
 export type GitImportRun = GitImportState['imports'][string];
+export type GitExportRun = SpaceGitExports['exports'][string];
 
 /** What the events say of one git import (the truth; the job is only its messenger). */
 export async function loadGitImport(store: EventStore, spaceId: string, importId: string): Promise<GitImportRun | undefined> {
   return foldStream(spaceGitImportsAggregate, await store.readStream(spaceStream(spaceId))).state.git.imports[importId];
+}
+
+/** What the events say of one git export. */
+export async function loadGitExport(store: EventStore, spaceId: string, exportId: string): Promise<GitExportRun | undefined> {
+  return foldStream(gitExportAggregate, await store.readStream(spaceStream(spaceId))).state.exports[exportId];
 }
 
 export type Requeued = 'enqueued' | 'retried' | 'pending' | 'failed';
@@ -69,30 +75,36 @@ export function requeueGitExport(jobs: JobQueues, spaceId: string, exportId: str
 }
 
 /**
- * Requests a failed import again, as a new import with the same request (a failure is a fact:
- * it is not rewritten). Refused when the request carried credentials: they were never kept.
+ * Requests a failed import or export again, as a new run with the same request (a failure is a
+ * fact: it is not rewritten). Refused when the request carried credentials: they were never kept.
  */
-export async function requestGitImportAgain(
+export async function requestGitRunAgain(
   executor: CommandExecutor,
   jobs: JobQueues,
   spaceId: string,
-  failed: GitImportRun,
+  failed: GitImportRun | GitExportRun,
   actor: string,
-): Promise<{ importId: string; jobId: string }> {
+): Promise<{ runId: string; jobId: string }> {
   if (failed.request.hasCredentials) {
-    throw new Error('This import used credentials, which Quire never keeps: trigger it again through the API with them');
+    throw new Error('This run used credentials, which Quire never keeps: trigger it again through the API with them');
   }
-  const importId = newId();
-  await executor.append({
-    stream: spaceStream(spaceId),
-    aggregate: spaceGitImportsAggregate,
-    decide: (state, ctx) => decideGitImport({ type: 'RequestGitImport', spaceId, request: { ...failed.request, importId }, requestedBy: failed.requestedBy }, state, ctx),
-    metadata: { actor, retryOf: failed.request.importId },
-  });
-  const jobId = jobIdFor(importId);
-  const data: GitImportJob = { spaceId, importId };
-  await jobs.enqueue(QUEUES.gitImport, jobId, data);
-  return { importId, jobId };
+  const runId = newId();
+  const { requestedBy } = failed;
+  const stream = spaceStream(spaceId);
+  if ('importId' in failed.request) {
+    const request = { ...failed.request, importId: runId };
+    const metadata = { actor, retryOf: failed.request.importId };
+    await executor.append({ stream, aggregate: spaceGitImportsAggregate, decide: (state, ctx) => decideGitImport({ type: 'RequestGitImport', spaceId, request, requestedBy }, state, ctx), metadata });
+    const data: GitImportJob = { spaceId, importId: runId };
+    await jobs.enqueue(QUEUES.gitImport, jobIdFor(runId), data);
+  } else {
+    const request = { ...failed.request, exportId: runId };
+    const metadata = { actor, retryOf: failed.request.exportId };
+    await executor.append({ stream, aggregate: gitExportAggregate, decide: (state, ctx) => decideGitExport({ type: 'RequestGitExport', spaceId, request, requestedBy }, state, ctx), metadata });
+    const data: GitExportJob = { spaceId, exportId: runId };
+    await jobs.enqueue(QUEUES.gitExport, jobIdFor(runId), data);
+  }
+  return { runId, jobId: jobIdFor(runId) };
 }
 
 /** A merge or update the events call pending (requested, neither completed nor failed), as the job the API would enqueue. */
