@@ -2,10 +2,12 @@ import { execFileSync } from 'child_process';
 import { mkdtempSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
-import { createEmptyRepo, createRepoFromFiles, startGitHttpServer } from '../support/git-http-server';
+import { cloneBundle, createEmptyRepo, createRepoFromFiles, startGitHttpServer } from '../support/git-http-server';
 import { startTestQuire, TestQuire } from '../support/quire-app';
 
 const PASSWORD = 'pu5h-Pa55word';
+const FIXTURES = process.env.QUIRE_FIXTURES_DIR ?? '/work/shared/fixtures';
+const flatten = (pages: any[]): any[] => pages.flatMap((p) => [p, ...flatten(p.pages ?? [])]);
 
 describe('git export (e2e: push over real git HTTP, BullMQ worker)', () => {
   let q: TestQuire;
@@ -91,16 +93,45 @@ describe('git export (e2e: push over real git HTTP, BullMQ worker)', () => {
     expect(again[0]).toMatchObject({ status: 'completed', pushed: false, commit: { oid: run.commit.oid } });
     expect(gitOut('handbook', 'rev-parse', 'main')).toBe(run.commit.oid);
 
-    // Importing what Quire just exported brings the same content back. Known gap (report of
-    // issue 17): Quire's editor had moved the pages' files inside the space, so the import's
-    // layout differs and it records a new revision; without an edit in between it records none
-    // (export-to-git-repository.int-spec.ts).
+    // Importing what Quire just exported adds no revision: the editor kept the pages' files
+    // where the repository has them, and SUMMARY.md as it was.
     expect((await post(space.id, 'import', { url, ref: 'refs/heads/main' })).status).toBe(204);
     const [reimport] = await settled(space.id, 'imports', 2);
-    expect(reimport.status).toBe('completed');
+    expect(reimport).toMatchObject({ status: 'completed', revision: edited.id, commit: { oid: run.commit.oid } });
+    expect((await owner.api.spaces.getCurrentRevision(space.id)).data.id).toBe(edited.id);
     const { data: linux } = await owner.api.spaces.getPageByPath(space.id, 'guides/install/linux', { format: 'markdown' } as any);
     expect((linux as any).markdown).toContain('edited in Quire');
   });
+
+  it('a fixture repository edited through a change request, exported, then imported back: the import adds no revision', async () => {
+    await cloneBundle(join(FIXTURES, 'noislabs-gitbook-docs.bundle'), root, 'noislabs');
+    const space = await newSpace('Nois');
+    const url = `${git.url}/noislabs.git`;
+    const imported = gitOut('noislabs', 'rev-parse', 'main');
+    await post(space.id, 'import', { url, ref: 'refs/heads/main' });
+    expect((await settled(space.id, 'imports'))[0].status).toBe('completed');
+
+    // A nested page, which GitBook's layout would put elsewhere than the repository has it.
+    const { data: before } = await owner.api.spaces.getCurrentRevision(space.id);
+    const nested = flatten(before.pages as any[]).find((p) => p.type === 'document' && p.path.includes('/'));
+    expect(nested).toBeDefined();
+    const { data: page } = await owner.api.spaces.getPageById(space.id, nested.id, { format: 'markdown' } as any);
+    await editPage(space.id, nested.path, `${(page as any).markdown.trimEnd()}\n\nEdited in Quire.\n`);
+    const { data: edited } = await owner.api.spaces.getCurrentRevision(space.id);
+
+    await post(space.id, 'export', { url, ref: 'refs/heads/main', commitMessage: 'Edit one page' });
+    const [exported] = await settled(space.id, 'exports');
+    expect(exported).toMatchObject({ status: 'completed', pushed: true, revision: edited.id });
+    const changed = gitOut('noislabs', 'diff-tree', '-r', '--name-status', imported, 'main').split('\n');
+    expect(changed).toHaveLength(1);
+    expect(changed[0]).toMatch(/^M\t.+\.md$/);
+    expect(gitOut('noislabs', 'show', `main:${changed[0].slice(2)}`)).toContain('Edited in Quire.');
+
+    await post(space.id, 'import', { url, ref: 'refs/heads/main' });
+    const [reimport] = await settled(space.id, 'imports', 2);
+    expect(reimport).toMatchObject({ status: 'completed', revision: edited.id, commit: { oid: exported.commit.oid } });
+    expect((await owner.api.spaces.getCurrentRevision(space.id)).data.id).toBe(edited.id);
+  }, 120_000);
 
   it('refuses with remote_changed when the branch has commits the space has not seen; force pushes on top; an older request is skipped', async () => {
     await createRepoFromFiles(root, 'moving', handbook);

@@ -79,9 +79,12 @@ describe('content edits and page-level merges (real git store)', () => {
     expect(after.FAQ.id).toBe(ids.FAQ.id);
     expect(after.FAQ.children.map((c) => c.title)).toEqual(['New']);
     expect(after.Installing.description).toBe('Updated');
-    // Guide is now the first page, so it is the README; FAQ has a child, so it is a folder.
+    // Guide is now the first page, so it is the README. Every other page keeps its file (an
+    // edit moves no file, even FAQ's now that it has a child); the new page gets GitBook's layout.
     expect(after.Guide.file).toBe('README.md');
-    expect(after.FAQ.file).toBe('faq/README.md');
+    expect(after.FAQ.file).toBe(ids.FAQ.file);
+    expect(after.Installing.file).toBe(ids.Install.file);
+    expect(after.New.file).toBe('faq/new.md');
     const newText = await markdownOf('s1', after.New);
     expect(newText).toContain('# New');
     expect(newText).toMatch(/\[install\]\(\.\.\/guide\/install\.md\)/);

@@ -11,6 +11,7 @@ import { cacheRepositoryPath, withCacheLock } from '../import/import-git-reposit
 import { serializeCommit, writeObject } from '../store/git-objects';
 import type { RevisionFile } from '../store/read-revision-files';
 import { classifyPushError } from './classify-push-error';
+import { mergeGitbookConfig } from './merge-gitbook-config';
 import { composeExportTree, type TreeFile } from './compose-export-tree';
 import { copyObjects, listTreeFiles, plainRepo, writeTrees } from './git-trees';
 import { renameSummaryLinks } from './page-renames';
@@ -97,6 +98,7 @@ export async function exportToGitRepository(opts: ExportToGitRepositoryOptions):
     const revision = byPath(opts.files);
     await summaryInRemoteForm({ repo, spaceGitdir: opts.spaceGitdir, revision, remoteSummary: remote.get(config.summaryPath), renames, cache });
     const { files, fromSpace } = composeExportTree({ remote, revision, base, renames, ...config });
+    if (config.remoteConfig) await mergeConfigInto(files, { repo, spaceGitdir: opts.spaceGitdir, path: `${toDirPrefix(opts.projectDirectory) ?? ''}.gitbook.yaml`, remote, revision, base, cache });
     const objectsSent = await copyObjects(plainRepo(opts.spaceGitdir), repo, fromSpace);
     const tree = await writeTrees(repo, files);
     if (parent && tree === (await git.readCommit({ fs, gitdir, oid: parent, cache })).commit.tree) {
@@ -175,6 +177,26 @@ async function summaryInRemoteForm(opts: {
     }
   }
   if (moved !== own) opts.revision.set('SUMMARY.md', { oid: await writeObject(opts.repo, 'blob', new TextEncoder().encode(moved)), mode: '100644' });
+}
+
+/**
+ * The repository's own `.gitbook.yaml` (kept by composeExportTree) with the changes the space
+ * made to its copy merged in (mergeGitbookConfig); unchanged, it keeps its bytes.
+ */
+async function mergeConfigInto(
+  files: Map<string, TreeFile>,
+  opts: { repo: ReturnType<typeof plainRepo>; spaceGitdir: string; path: string; remote: Map<string, TreeFile>; revision: Map<string, TreeFile>; base?: Map<string, TreeFile>; cache: object },
+): Promise<void> {
+  const [theirs, ours, base] = [opts.remote.get(opts.path), opts.revision.get('.gitbook.yaml'), opts.base?.get('.gitbook.yaml')];
+  if (!theirs || !ours || theirs.mode !== '100644' || ours.mode !== '100644') return;
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  const read = async (gitdir: string, oid: string) => decode((await git.readBlob({ fs, gitdir, oid, cache: opts.cache })).blob);
+  const merged = mergeGitbookConfig({
+    theirs: await read(opts.repo.gitdir, theirs.oid),
+    ours: await read(opts.spaceGitdir, ours.oid),
+    ...(base ? { base: await read(opts.spaceGitdir, base.oid) } : {}),
+  });
+  if (merged !== undefined) files.set(opts.path, { oid: await writeObject(opts.repo, 'blob', new TextEncoder().encode(merged)), mode: '100644' });
 }
 
 /** Same groups, entries, titles, targets and nesting, whatever the markdown's form (blank

@@ -112,3 +112,25 @@ describe('writeGitSyncLayout then readGitSyncLayout', () => {
     expect(layout.pages.map((p) => p.slug)).toEqual(['home', 'mixed-case', 'mixed-case-1']);
   });
 });
+
+describe('writeGitSyncLayout with the files pages have (an edited revision)', () => {
+  it('keeps a page at its file while the file names its slug; new pages, renamed slugs and README clashes get the layout', async () => {
+    const tree = [
+      page('sheet', 'Welcome', 'welcome', [], { file: 'README.md' }),
+      page('sheet', 'Install', 'install', [page('sheet', 'Linux', 'linux', [], { file: 'guides/linux.md' }), page('sheet', 'New', 'new')], { file: 'guides/install.md' }),
+      page('sheet', 'Renamed', 'renamed', [], { file: 'old-name.md' }),
+      page('sheet', 'Intro', 'intro', [], { file: 'README.md' }),
+    ];
+    const { files, pathById } = writeGitSyncLayout(tree);
+    expect(Object.values(pathById)).toEqual(['README.md', 'guides/install.md', 'guides/linux.md', 'install/new.md', 'renamed.md', 'intro.md']);
+    expect(files['SUMMARY.md']).toContain('* [Install](guides/install.md)\n  * [Linux](guides/linux.md)\n  * [New](install/new.md)\n');
+    // The reader gets the same tree back.
+    const read = await readGitSyncLayout(memorySourceTree(files));
+    expect(shape(read.pages)).toEqual(shape(tree));
+  });
+
+  it('lays a new page elsewhere when its layout path is a kept file (a page moved out of that folder)', () => {
+    const tree = [page('sheet', 'Welcome', 'welcome'), page('sheet', 'Linux', 'linux', [], { file: 'guides/linux.md' }), page('sheet', 'Guides', 'guides', [page('sheet', 'Linux', 'linux')])];
+    expect(Object.values(writeGitSyncLayout(tree).pathById)).toEqual(['README.md', 'guides/linux.md', 'guides/README.md', 'guides/linux-1.md']);
+  });
+});
