@@ -32,6 +32,7 @@ export async function run(): Promise<void> {
     const owner = await q.createUser('Bench');
     const org = (await q.http('POST', '/v1/orgs', { token: owner.token, body: { title: 'Bench' } })).body.id;
     const runs: Array<{ pushMs: number; exportMs: number; editExportMs: number }> = [];
+    const phases: string[] = [];
     const out = [`git export, 1,000 pages + 50 images, to an empty repository over local HTTP (${RUNS} runs, median)`];
     for (let n = 1; n <= RUNS; n++) {
       const files = generateRepository(1000, 50);
@@ -53,8 +54,10 @@ export async function run(): Promise<void> {
       await createEmptyRepo(root, `export-${n}`);
       const url = `${git.url}/export-${n}.git`;
       t = performance.now();
-      await request(q, owner.token, space, 'export', { url, ref: 'refs/heads/main', commitMessage: 'Export' }, 1);
+      const asked = Date.now();
+      const answered = await request(q, owner.token, space, 'export', { url, ref: 'refs/heads/main', commitMessage: 'Export' }, 1);
       const exportMs = performance.now() - t;
+      phases.push(await exportPhases(q, space, asked, answered.answeredAt, Date.now()));
       const exportedTree = (await execFileAsync('git', ['--git-dir', join(root, `export-${n}.git`), 'rev-parse', 'main^{tree}'])).stdout.trim();
       const nativeTree = (await execFileAsync('git', ['--git-dir', join(root, `native-${n}.git`), 'rev-parse', 'main^{tree}'])).stdout.trim();
       if (exportedTree !== nativeTree) throw new Error(`the export pushed tree ${exportedTree}, git pushed ${nativeTree}`);
@@ -79,6 +82,7 @@ export async function run(): Promise<void> {
       `  export after a one-page edit      ${Math.round(median(runs.map((r) => r.editExportMs)))} ms  (target < 1000 ms)`,
       `  peak RSS of the worker process    ${peakMb} MB  (target < 500 MB)`,
     );
+    out.push(`  where the first export's time went (ms, from the events' times):`, ...phases.map((p) => `    ${p}`));
     for (const line of worker.logs.split('\n')) if (line.includes('git export completed')) out.push(`    worker: ${JSON.stringify((({ outcome, objectsSent, startedMs, readMs, pushedMs, recordedMs, totalMs }) => ({ outcome, objectsSent, startedMs, readMs, pushedMs, recordedMs, totalMs }))(JSON.parse(line)))}`);
     process.stdout.write(out.join('\n') + '\n');
   } finally {
@@ -89,16 +93,26 @@ export async function run(): Promise<void> {
   }
 }
 
+/** The export's phases: the request answered, its job started, the push done and recorded,
+ * the completion visible in the read model. */
+async function exportPhases(q: TestQuire, space: string, asked: number, answered: number, seen: number): Promise<string> {
+  const events = await q.started.runtime.store.readStream(`space-${space}`);
+  const at = (type: string) => Date.parse((events.filter((e) => e.type === type).at(-1)!.data as { at: string }).at);
+  const [started, completed] = [at('GitExportStarted'), at('GitExportCompleted')];
+  return `request answered ${answered - asked}, then job started ${started - answered}, pushed and recorded ${completed - started}, visible ${seen - completed}`;
+}
+
 /** Requests an import or export and waits until the `count`th run of that kind has completed. */
 async function request(q: TestQuire, token: string, space: string, kind: 'import' | 'export', body: Record<string, unknown>, count: number) {
   const r = await q.http('POST', `/v1/spaces/${space}/git/${kind}`, { token, body });
   if (r.status !== 204) throw new Error(`${kind} request: ${r.status} ${JSON.stringify(r.body)}`);
+  const answeredAt = Date.now();
   for (;;) {
     const runs = await q.http('GET', `/v1/spaces/${space}/git/${kind}s`, { token });
     const done = runs.body.items.filter((i: any) => !['queued', 'running'].includes(i.status));
     if (done.length >= count) {
       if (done[0].status !== 'completed') throw new Error(`${kind} ${done[0].status}: ${JSON.stringify(done[0].error)}`);
-      return done[0] as { revision: string };
+      return { ...(done[0] as { revision: string }), answeredAt };
     }
     await new Promise((res) => setTimeout(res, 10));
   }

@@ -44,7 +44,9 @@ export class WorkerProcess {
       QUIRE_GIT_ALLOWED_HOSTS: this.config.gitAllowedHosts.join(','),
       LOG_LEVEL: 'info',
     };
-    const child = spawn(process.execPath, ['-r', '@swc-node/register', 'apps/worker/src/main.ts'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // QUIRE_WORKER_CPU_PROF=<dir>: the worker writes a V8 CPU profile there when it exits (benchmarks' worker side).
+    const profile = process.env.QUIRE_WORKER_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.QUIRE_WORKER_CPU_PROF}`] : [];
+    const child = spawn(process.execPath, [...profile, '-r', '@swc-node/register', 'apps/worker/src/main.ts'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
     child.stdout!.on('data', (d) => (this.output += d));
     child.stderr!.on('data', (d) => (this.output += d));

@@ -4,7 +4,7 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 import { promisify } from 'util';
 import { jobsCommand } from '../../apps/cli/src/jobs/jobs.command';
-import { createRepoFromFiles, startGitHttpServer } from '../support/git-http-server';
+import { createEmptyRepo, createRepoFromFiles, startGitHttpServer } from '../support/git-http-server';
 import { ADMIN_TOKEN, startTestQuire, TestQuire } from '../support/quire-app';
 
 type User = Awaited<ReturnType<TestQuire['createUser']>>;
@@ -24,7 +24,7 @@ describe("the operator's view: Bull Board, /metrics, `cli jobs` (e2e)", () => {
 
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), 'quire-ops-'));
-    git = await startGitHttpServer({ root });
+    git = await startGitHttpServer({ root, allowAnonymousPush: true });
     q = await startTestQuire();
     user = await q.createUser('Operator Watcher');
     orgId = (await q.http('POST', '/v1/orgs', { token: user.token, body: { title: 'Ops' } })).body.id;
@@ -149,6 +149,37 @@ describe("the operator's view: Bull Board, /metrics, `cli jobs` (e2e)", () => {
     await expect(jobsCommand(q.started.runtime, ['retry', 'no-such-job'], sink().out)).rejects.toThrow(/No job, git import or git export/);
     await expect(jobsCommand(q.started.runtime, ['frobnicate'], sink().out)).rejects.toThrow(/Usage/);
   });
+
+  it('`jobs retry` knows export ids: a failed export is requested again as a new export, a completed one is refused', async () => {
+    const space = (await user.api.orgs.createSpace(orgId, { title: 'Exported' } as any)).data;
+    const exports = async (count: number) => {
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        const { body } = await q.http('GET', `/v1/spaces/${space.id}/git/exports`, { token: user.token });
+        if (body.items.filter((i: any) => !['queued', 'running'].includes(i.status)).length >= count) return body.items;
+        if (Date.now() > deadline) throw new Error(`exports not settled: ${JSON.stringify(body.items)}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    // Fails for good: no such repository yet.
+    const body = { url: `${git.url}/export-target.git`, ref: 'refs/heads/main', commitMessage: 'Export' };
+    expect((await q.http('POST', `/v1/spaces/${space.id}/git/export`, { token: user.token, body })).status).toBe(204);
+    const [failed] = await exports(1);
+    expect(failed).toMatchObject({ status: 'failed', error: { code: 'repo_not_found' } });
+
+    await createEmptyRepo(root, 'export-target');
+    const retried = sink();
+    await jobsCommand(q.started.runtime, ['retry', failed.id], retried.out);
+    const again = /Export \S+ had failed: requested again as export (\S+) \(job (\S+)\)/.exec(retried.text());
+    expect(again).not.toBeNull();
+    const [completed] = await exports(2);
+    expect(completed).toMatchObject({ id: again![1], status: 'completed', pushed: true });
+    const requested = (await q.started.runtime.store.readStream(`space-${space.id}`)).filter((e) => e.type === 'GitExportRequested');
+    expect(requested.map((e) => (e.metadata as any)?.retryOf)).toEqual([undefined, failed.id]);
+
+    await expect(jobsCommand(q.started.runtime, ['retry', again![1]], sink().out)).rejects.toThrow(/Export .* already completed/);
+    await expect(jobsCommand(q.started.runtime, ['retry', again![2]], sink().out)).rejects.toThrow(/Export .* already completed/);
+  }, 90_000);
 
   it('`jobs retry` gives a lost job back to an unfinished import (Redis lost it), and `npm run cli -- jobs` runs as a process', async () => {
     await createRepoFromFiles(root, 'lost', { 'README.md': '# Lost\n', 'SUMMARY.md': '* [Lost](README.md)\n' });
