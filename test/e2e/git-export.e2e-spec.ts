@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { cloneBundle, createEmptyRepo, createRepoFromFiles, startGitHttpServer } from '../support/git-http-server';
+import { settledGitRuns } from '../support/git-runs';
 import { startTestQuire, TestQuire } from '../support/quire-app';
 
 const PASSWORD = 'pu5h-Pa55word';
@@ -35,16 +36,7 @@ describe('git export (e2e: push over real git HTTP, BullMQ worker)', () => {
   const gitOut = (repo: string, ...args: string[]) => execFileSync('git', ['--git-dir', join(root, `${repo}.git`), ...args], { encoding: 'utf8' }).trim();
   const newSpace = async (title: string) => (await owner.api.orgs.createSpace(orgId, { title } as any)).data;
   const post = (spaceId: string, kind: 'import' | 'export', body: Record<string, unknown>) => q.http('POST', `/v1/spaces/${spaceId}/git/${kind}`, { token: owner.token, body });
-  async function settled(spaceId: string, kind: 'imports' | 'exports', count = 1, timeoutMs = 60_000) {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const r = await q.http('GET', `/v1/spaces/${spaceId}/git/${kind}`, { token: owner.token });
-      const done = r.body.items.filter((i: any) => !['queued', 'running'].includes(i.status));
-      if (done.length >= count) return r.body.items;
-      if (Date.now() > deadline) throw new Error(`${kind} not settled: ${JSON.stringify(r.body.items)}`);
-      await new Promise((res) => setTimeout(res, 100));
-    }
-  }
+  const settled = (spaceId: string, kind: 'imports' | 'exports', count = 1, timeoutMs = 60_000) => settledGitRuns(q, owner.token, spaceId, kind, count, timeoutMs);
   async function editPage(spaceId: string, path: string, markdown: string) {
     const { data: page } = await owner.api.spaces.getPageByPath(spaceId, path);
     const { data: cr } = await owner.api.spaces.createChangeRequest(spaceId, { subject: 'Edit' });

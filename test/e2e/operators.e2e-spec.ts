@@ -5,6 +5,7 @@ import { join } from 'path';
 import { promisify } from 'util';
 import { jobsCommand } from '../../apps/cli/src/jobs/jobs.command';
 import { createEmptyRepo, createRepoFromFiles, startGitHttpServer } from '../support/git-http-server';
+import { settledGitRuns } from '../support/git-runs';
 import { ADMIN_TOKEN, startTestQuire, TestQuire } from '../support/quire-app';
 
 type User = Awaited<ReturnType<TestQuire['createUser']>>;
@@ -152,15 +153,7 @@ describe("the operator's view: Bull Board, /metrics, `cli jobs` (e2e)", () => {
 
   it('`jobs retry` knows export ids: a failed export is requested again as a new export, a completed one is refused', async () => {
     const space = (await user.api.orgs.createSpace(orgId, { title: 'Exported' } as any)).data;
-    const exports = async (count: number) => {
-      const deadline = Date.now() + 60_000;
-      for (;;) {
-        const { body } = await q.http('GET', `/v1/spaces/${space.id}/git/exports`, { token: user.token });
-        if (body.items.filter((i: any) => !['queued', 'running'].includes(i.status)).length >= count) return body.items;
-        if (Date.now() > deadline) throw new Error(`exports not settled: ${JSON.stringify(body.items)}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    };
+    const exports = (count: number) => settledGitRuns(q, user.token, space.id, 'exports', count);
     // Fails for good: no such repository yet.
     const body = { url: `${git.url}/export-target.git`, ref: 'refs/heads/main', commitMessage: 'Export' };
     expect((await q.http('POST', `/v1/spaces/${space.id}/git/export`, { token: user.token, body })).status).toBe(204);
