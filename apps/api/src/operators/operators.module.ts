@@ -1,5 +1,4 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter as BullBoardFastifyAdapter } from '@bull-board/fastify';
 import { BullBoardModule } from '@bull-board/nestjs';
@@ -33,8 +32,9 @@ export class OperatorsModule {
         BullBoardGate,
         MetricsService,
         RedisAvailability,
-        { provide: APP_INTERCEPTOR, useClass: QueueAvailabilityInterceptor },
+        QueueAvailabilityInterceptor,
       ],
+      exports: [RedisAvailability, QueueAvailabilityInterceptor],
     };
   }
 }

@@ -5,6 +5,7 @@ import { IdentityQueries } from '@quire/read-models/identity/identity.queries';
 import { Caller, CurrentCaller } from '../../http/auth';
 import { ChangeRequestAccess } from '../change-request-access.service';
 import { MergeChangeRequestCommand } from './merge-change-request.command';
+import { QueueBacked } from '../../operators/queue-availability';
 
 /**
  * GitBook's mergeChangeRequest. The handler records the request and waits for the worker's
@@ -21,6 +22,7 @@ export class MergeChangeRequestController {
   ) {}
 
   @Post(':changeRequestId/merge')
+  @QueueBacked()
   @HttpCode(200)
   async merge(@Param('spaceId') spaceId: string, @Param('changeRequestId') key: string, @CurrentCaller() caller: Caller) {
     const { space, row } = await this.access.changeRequest(caller, spaceId, key, 'merge');

@@ -3,6 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { Caller, CurrentCaller } from '../../http/auth';
 import { ChangeRequestAccess } from '../change-request-access.service';
 import { UpdateChangeRequestCommand } from './update-change-request.command';
+import { QueueBacked } from '../../operators/queue-availability';
 
 /**
  * GitBook's updateChangeRequest. The handler records the request and waits for the worker's
@@ -17,6 +18,7 @@ export class UpdateChangeRequestController {
   ) {}
 
   @Post(':changeRequestId/update')
+  @QueueBacked()
   @HttpCode(200)
   async update(@Param('spaceId') spaceId: string, @Param('changeRequestId') key: string, @CurrentCaller() caller: Caller) {
     const { row } = await this.access.changeRequest(caller, spaceId, key, 'edit');

@@ -6,6 +6,7 @@ import { AccessService } from '../../permissions/access.service';
 import { gitRunBody, recordedGitRunRequest } from '../../git-runs/git-run-request';
 import { checkCanTriggerGitSync } from '../../git-runs/git-sync-access';
 import { ImportGitRepositoryCommand } from './import-git-repository.command';
+import { QueueBacked } from '../../operators/queue-availability';
 
 /** GitBook's importGitRepository: the request is recorded (GitImportRequested) and the worker's
  * git-import job does the rest (apps/worker/src/git-import/). */
@@ -18,6 +19,7 @@ export class ImportGitRepositoryController {
 
   /** GitBook's importGitRepository: validated, recorded, queued; 204 at once. */
   @Post('import')
+  @QueueBacked()
   @HttpCode(204)
   async import(@Param('spaceId') spaceId: string, @Body() body: unknown, @CurrentCaller() caller: Caller) {
     await checkCanTriggerGitSync(this.access, caller, spaceId);
