@@ -28,7 +28,7 @@ const PUBLIC = 'quire:public';
 export const Public = () => SetMetadata(PUBLIC, true);
 
 /**
- * Bearer token -> user. Callers are cached by token hash until an event about their user (its
+ * Bearer token -> user. Callers are cached by token until an event about their user (its
  * stream or any event naming its id) has reached the identity read model: then evicted.
  */
 @Injectable()
@@ -62,8 +62,9 @@ export class AuthGuard implements CanActivate {
   }
 
   private async resolve(token: string): Promise<Caller> {
-    const hash = hashToken(token);
-    const caller = await this.callers.get(hash, async () => {
+    // Keyed by the token itself: a hit costs no SHA-256 (2.4% of GET space's CPU in the profile).
+    const caller = await this.callers.get(token, async () => {
+      const hash = hashToken(token);
       const admin = this.adminHash !== undefined && hash === this.adminHash;
       const user = admin ? await this.identity.user(INSTANCE_ADMIN_ID) : await this.identity.userByTokenHash(hash);
       return user && { value: { user, instanceAdmin: admin || user.instance_admin }, tags: [user.id] };
