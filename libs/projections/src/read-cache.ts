@@ -135,9 +135,12 @@ CREATE TABLE IF NOT EXISTS quire_read_cache_followers (
   seen_at timestamptz NOT NULL DEFAULT now());
 `;
 const CHANNEL = 'quire_read_cache';
-/** A follower not heard from for this long is gone (its process, and its cache, with it). */
-const LIVE_MS = 10_000;
-const HEARTBEAT_MS = 2_000;
+/**
+ * A follower not heard from for this long is gone (its process, and its cache, with it): a process
+ * killed without closing holds other processes' commands at most this long.
+ */
+const LIVE_MS = 5_000;
+const HEARTBEAT_MS = 1_000;
 
 interface Waiter {
   position: Position;
