@@ -15,7 +15,7 @@ export interface AuthFailureLimitOptions {
   keyPrefix: string;
 }
 
-/** How long a process trusts its last answer about an address that was not blocked. */
+/** How long a process trusts its last answer about an address that had no failure counted. */
 const RECHECK_MS = 1000;
 
 /**
@@ -32,10 +32,13 @@ const RECHECK_MS = 1000;
  * when the proxy is trusted (QUIRE_TRUST_PROXY); otherwise every client shares the proxy's.
  *
  * Asking Redis on every authenticated request cost a round trip and ~10% of the CPU of a read
- * (profiled on GET /v1/spaces/{id}): each process keeps the last answer per address. A count
- * this process learns (its own failures' penalties, or a fresh read) blocks at once; an address
- * it has not asked about for RECHECK_MS is asked again, so failures counted by other replicas
- * block it here within that time.
+ * (profiled on GET /v1/spaces/{id}): each process keeps the last answer per address, and trusts
+ * it only while it said the address had no failure at all (the common case: clients whose
+ * credentials are right). An address with failures counted is asked about on every request, so
+ * failures counted by other replicas block it here at once; a count this process learns (its own
+ * failures' penalties, or a fresh read) blocks at once too. The one allowance: an address this
+ * process last saw clean is asked again after RECHECK_MS, so in that time it may make one more
+ * guess here after other replicas blocked it (whose failure then blocks it here as well).
  */
 export function limitFailedAuthentication(fastify: FastifyInstance, opts: AuthFailureLimitOptions): void {
   const duration = opts.windowSeconds ?? 60;
@@ -43,13 +46,14 @@ export function limitFailedAuthentication(fastify: FastifyInstance, opts: AuthFa
     ? new RateLimiterRedis({ storeClient: opts.redis, keyPrefix: opts.keyPrefix, points: opts.maxFailures, duration, rejectIfRedisNotReady: true })
     : new RateLimiterMemory({ keyPrefix: opts.keyPrefix, points: opts.maxFailures, duration });
 
-  const known = new LRUCache<string, { checkedAt: number; blockedUntil: number }>({ max: 10_000 });
+  const known = new LRUCache<string, { checkedAt: number; failures: number; blockedUntil: number }>({ max: 10_000 });
   // A failure being counted: the address's next request waits for the count (as it queued
   // behind the penalty on the Redis connection when every request asked Redis).
   const counting = new Map<string, Promise<void>>();
   const record = (ip: string, failures: RateLimiterRes | null) => {
     const now = Date.now();
-    known.set(ip, { checkedAt: now, blockedUntil: failures && failures.consumedPoints >= opts.maxFailures ? now + failures.msBeforeNext : 0 });
+    const count = failures?.consumedPoints ?? 0;
+    known.set(ip, { checkedAt: now, failures: count, blockedUntil: count >= opts.maxFailures ? now + failures!.msBeforeNext : 0 });
   };
 
   fastify.addHook('onRequest', async (req, reply) => {
@@ -57,7 +61,7 @@ export function limitFailedAuthentication(fastify: FastifyInstance, opts: AuthFa
     await counting.get(req.ip);
     const now = Date.now();
     let last = known.get(req.ip);
-    if (!last || (last.blockedUntil <= now && now - last.checkedAt >= RECHECK_MS)) {
+    if (!last || (last.blockedUntil <= now && (last.failures > 0 || now - last.checkedAt >= RECHECK_MS))) {
       const failures: RateLimiterRes | null = await limiter.get(req.ip).catch(() => null);
       record(req.ip, failures);
       last = known.get(req.ip)!;
