@@ -43,6 +43,23 @@ describe('PackObjectReader (objects packed by git itself)', () => {
     }
   });
 
+  it('reads objects concurrently that share delta bases (the bases are read once and shared): each one hashes to its id', async () => {
+    const { stdout } = await execFileAsync('git', ['--git-dir', gitdir, 'cat-file', '--batch-all-objects', '--batch-check=%(objectname) %(objecttype)']);
+    const listed = stdout.trim().split('\n').map((line) => line.split(' '));
+    const objects = await PackObjectReader.open(gitdir);
+    try {
+      // Twice over, all at once: the second round meets the bases the first one cached.
+      const reads = await Promise.all([...listed, ...listed].map(([oid]) => objects.read(oid)));
+      reads.forEach((read, i) => {
+        const [oid, type] = listed[i % listed.length];
+        expect(read.type).toBe(type);
+        expect(createHash('sha1').update(`${read.type} ${read.data.length}\0`).update(read.data).digest('hex')).toBe(oid);
+      });
+    } finally {
+      await objects.close();
+    }
+  });
+
   it('parses commits and trees as git lists them', async () => {
     const head = (await execFileAsync('git', ['--git-dir', gitdir, 'rev-parse', 'refs/heads/main'])).stdout.trim();
     const objects = await PackObjectReader.open(gitdir);
