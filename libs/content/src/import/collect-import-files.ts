@@ -1,7 +1,6 @@
 import { referencedAssetPaths, type ImportedLayout, type ImportedPage, type SourceTree } from '@quire/content/gitsync';
-import { referencedAssets, referencedIncludes } from '@quire/content/markdown';
+import { frontMatterProblem, referencedAssets, referencedIncludes } from '@quire/content/markdown';
 import { imageSize } from 'image-size';
-import { parse as parseYaml } from 'yaml';
 import { contentTypeOf } from './content-type';
 
 export interface ImportedAsset {
@@ -63,8 +62,8 @@ export async function collectImportFiles(opts: CollectImportFilesOptions): Promi
     else {
       files[key] = bytes;
       const markdown = decoder.decode(bytes);
-      const frontMatterProblem = brokenFrontMatter(markdown);
-      if (frontMatterProblem) warn(`${sourcePath}: front matter is not valid YAML (${frontMatterProblem}); its description, icon and other settings are ignored`);
+      const problem = frontMatterProblem(markdown);
+      if (problem) warn(`${sourcePath}: front matter is not valid YAML (${problem}); its description, icon and other settings are ignored`);
       const urls = mayReferenceAssets(markdown) ? referencedAssets(markdown) : [];
       const refs = referencedAssetPaths(sourcePath, urls, tree, { docsRoot: layout.docsRoot });
       for (const found of refs.found) {
@@ -105,19 +104,6 @@ export async function collectImportFiles(opts: CollectImportFilesOptions): Promi
   for (const path of toRead) if (assetWarnings.has(path)) warnings.push(assetWarnings.get(path)!);
   assets.sort((x, y) => (x.path < y.path ? -1 : 1));
   return { files, assets, warnings };
-}
-
-/** Why a page's `---` front matter block cannot be read, or undefined when it can (or has none). */
-export function brokenFrontMatter(markdown: string): string | undefined {
-  const block = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/.exec(markdown);
-  if (!block || !block[1].trim()) return undefined;
-  try {
-    const value: unknown = parseYaml(block[1], { uniqueKeys: false, logLevel: 'error' });
-    if (value !== null && value !== undefined && (typeof value !== 'object' || Array.isArray(value))) return 'not a mapping';
-    return undefined;
-  } catch (err) {
-    return ((err as Error).message.split('\n')[0] ?? 'parse error').slice(0, 120);
-  }
 }
 
 const LFS_POINTER = new TextEncoder().encode('version https://git-lfs.github.com/spec/');

@@ -1,4 +1,5 @@
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { LruCache } from '../store/lru-cache';
 import type { PageFrontMatter } from './document.types';
 
 const OPENING_FENCE = /^\uFEFF?---[ \t]*\r?\n/;
@@ -10,16 +11,31 @@ const CLOSING_FENCE = /^(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/gm;
  * because of a typo in its metadata.
  */
 export function parseFrontMatter(markdown: string): { data: PageFrontMatter; body: string } {
+  const block = frontMatterBlock(markdown);
+  if (!block) return { data: {}, body: stripBom(markdown) };
+  const parsed = parseFrontMatterYaml(block.yaml);
+  if ('problem' in parsed) return { data: {}, body: stripBom(markdown) };
+  return { data: parsed.data, body: markdown.slice(block.end) };
+}
+
+/**
+ * Why a page's front matter cannot be read (not YAML, or not a mapping), or undefined when it
+ * can, or when the page has none.
+ */
+export function frontMatterProblem(markdown: string): string | undefined {
+  const block = frontMatterBlock(markdown);
+  if (!block || !block.yaml.trim()) return undefined;
+  const parsed = parseFrontMatterYaml(block.yaml);
+  return 'problem' in parsed ? parsed.problem : undefined;
+}
+
+/** The `---` fenced block a page starts with: its YAML text, and where the body begins. */
+function frontMatterBlock(markdown: string): { yaml: string; end: number } | undefined {
   const opening = OPENING_FENCE.exec(markdown);
-  if (!opening) return { data: {}, body: stripBom(markdown) };
-
+  if (!opening) return undefined;
   const closing = findClosingFence(markdown, opening[0].length);
-  if (!closing) return { data: {}, body: stripBom(markdown) };
-
-  const yamlText = markdown.slice(opening[0].length, closing.index);
-  const data = parseYamlMapping(yamlText);
-  if (!data) return { data: {}, body: stripBom(markdown) };
-  return { data, body: markdown.slice(closing.index + closing.length) };
+  if (!closing) return undefined;
+  return { yaml: markdown.slice(opening[0].length, closing.index), end: closing.index + closing.length };
 }
 
 /** Renders front matter as a `---` fenced block (no trailing newline), or '' when there is nothing to write. */
@@ -37,17 +53,39 @@ function findClosingFence(markdown: string, from: number): { index: number; leng
   return match ? { index: match.index, length: match[0].length } : null;
 }
 
-function parseYamlMapping(yamlText: string): PageFrontMatter | null {
-  if (yamlText.trim() === '') return {};
+type ParsedYaml = { data: PageFrontMatter } | { problem: string };
+
+/** Characters of front matter whose parse is kept. */
+const PARSED_YAML_BUDGET_CHARS = 4 << 20;
+
+/**
+ * Parses of front matter by its text. An import reads each page's front matter three or four
+ * times (the import's warnings, the asset references, the revision's page tree, the document),
+ * and the YAML parser was the largest library in the worker's profile of an import.
+ */
+const parsedYaml = new LruCache<{ parsed: ParsedYaml; chars: number }>(PARSED_YAML_BUDGET_CHARS, (entry) => entry.chars);
+
+/** The front matter's mapping, or why it is not one; callers get their own copy of the mapping. */
+function parseFrontMatterYaml(yamlText: string): ParsedYaml {
+  let parsed = parsedYaml.get(yamlText)?.parsed;
+  if (!parsed) {
+    parsed = parseYamlMapping(yamlText);
+    parsedYaml.set(yamlText, { parsed, chars: yamlText.length + 64 });
+  }
+  return 'problem' in parsed ? parsed : { data: structuredClone(parsed.data) };
+}
+
+function parseYamlMapping(yamlText: string): ParsedYaml {
+  if (yamlText.trim() === '') return { data: {} };
   try {
     // Duplicate keys keep the last value rather than discarding the whole block; warnings
     // (unknown tags) must not reach the process log, errors still throw and are handled below.
     const value: unknown = parseYaml(yamlText, { uniqueKeys: false, logLevel: 'error' });
-    if (value === null || value === undefined) return {};
-    if (typeof value !== 'object' || Array.isArray(value)) return null;
-    return value as PageFrontMatter;
-  } catch {
-    return null;
+    if (value === null || value === undefined) return { data: {} };
+    if (typeof value !== 'object' || Array.isArray(value)) return { problem: 'not a mapping' };
+    return { data: value as PageFrontMatter };
+  } catch (err) {
+    return { problem: ((err as Error).message.split('\n')[0] ?? 'parse error').slice(0, 120) };
   }
 }
 

@@ -38,7 +38,7 @@ export type {
   PageFrontMatter,
   ParsedPageMarkdown,
 } from './document.types';
-export { parseFrontMatter } from './front-matter';
+export { frontMatterProblem, parseFrontMatter } from './front-matter';
 export { markdownToDocument } from './markdown-to-document';
 export { parseBlobMarkdown } from './parsed-blobs';
 export { documentToMarkdown, type DocumentToMarkdownOptions } from './document-to-markdown';
