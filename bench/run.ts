@@ -10,6 +10,7 @@ const BENCHES: Record<string, () => Promise<{ run(): Promise<unknown> }>> = {
   'get-space': () => import('./get-space'),
   'import-pipeline': () => import('./import-pipeline'),
   'git-import': () => import('./git-import'),
+  'import-growth': () => import('./import-growth'),
   'git-export': () => import('./git-export'),
   'large-repository': () => import('./large-repository'),
   merge: () => import('./merge'),

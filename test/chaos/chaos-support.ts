@@ -32,7 +32,11 @@ export class WorkerProcess {
   private child?: ChildProcess;
   private output = '';
 
-  constructor(private readonly config: QuireConfig) {}
+  /** `nodeArgs` go before the script, e.g. `--cpu-prof` for a benchmark's profile of the worker. */
+  constructor(
+    private readonly config: QuireConfig,
+    private readonly nodeArgs: string[] = [],
+  ) {}
 
   async start(): Promise<void> {
     const env = {
@@ -46,7 +50,7 @@ export class WorkerProcess {
     };
     // QUIRE_WORKER_CPU_PROF=<dir>: the worker writes a V8 CPU profile there when it exits (benchmarks' worker side).
     const profile = process.env.QUIRE_WORKER_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.QUIRE_WORKER_CPU_PROF}`] : [];
-    const child = spawn(process.execPath, [...profile, '-r', '@swc-node/register', 'apps/worker/src/main.ts'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...profile, ...this.nodeArgs, '-r', '@swc-node/register', 'apps/worker/src/main.ts'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
     child.stdout!.on('data', (d) => (this.output += d));
     child.stderr!.on('data', (d) => (this.output += d));

@@ -151,7 +151,8 @@ export class GitImport {
     } else {
       const projectedMs = Date.now() - appendStarted - appendedMs;
       const pages = countPages(created.data.pages);
-      log.info({ revision, pages, fetchedMs, writtenMs, appendedMs, projectedMs, totalMs: Date.now() - started, warnings: result.warnings.length }, 'git import completed');
+      const { fetch: fetchMs, read: readMs } = result.timings;
+      log.info({ revision, pages, fetchedMs, fetchMs, readMs, writtenMs, appendedMs, projectedMs, totalMs: Date.now() - started, warnings: result.warnings.length }, 'git import completed');
     }
     return { status: 'completed', revision };
   }

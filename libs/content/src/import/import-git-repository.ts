@@ -55,6 +55,8 @@ export interface GitImportResult {
   assets: ImportedAsset[];
   /** Everything the import skipped or could not resolve, layout warnings included. */
   warnings: string[];
+  /** Where the time went, in ms: the fetch (network and pack index), then reading the commit's layout and files. */
+  timings: { fetch: number; read: number };
 }
 
 /**
@@ -98,6 +100,7 @@ export async function importGitRepository(opts: ImportGitRepositoryOptions): Pro
 
 async function fetchAndRead(opts: ImportGitRepositoryOptions, gitdir: string): Promise<GitImportResult> {
   const secrets = [opts.auth?.password, ...(opts.secretQuery ?? []).map(([, value]) => value)];
+  const started = performance.now();
   const { commit } = await fetchRepository({
     http: gitHttpClient({ idleTimeoutMs: opts.timeoutMs ?? 30_000, allowedHosts: opts.allowedHosts, secretQuery: opts.secretQuery, maxBytes: opts.maxBytes }),
     gitdir,
@@ -109,15 +112,17 @@ async function fetchAndRead(opts: ImportGitRepositoryOptions, gitdir: string): P
 
   // Objects are read one at a time from the packs on disk: isomorphic-git would read a whole
   // pack into memory for any object of it, the whole repository for a small project directory.
+  const fetched = performance.now();
   const objects = await PackObjectReader.open(gitdir);
   try {
-    return await readImport(opts, objects, commit, secrets);
+    const result = await readImport(opts, objects, commit, secrets);
+    return { ...result, timings: { fetch: Math.round(fetched - started), read: Math.round(performance.now() - fetched) } };
   } finally {
     await objects.close();
   }
 }
 
-async function readImport(opts: ImportGitRepositoryOptions, objects: PackObjectReader, commit: string, secrets: Array<string | undefined>): Promise<GitImportResult> {
+async function readImport(opts: ImportGitRepositoryOptions, objects: PackObjectReader, commit: string, secrets: Array<string | undefined>): Promise<Omit<GitImportResult, 'timings'>> {
   const info = parseCommit((await objects.read(commit)).data);
   const tree = await gitSourceTree({ objects, commit });
   opts.onProgress?.({ phase: 'layout' });

@@ -1,0 +1,197 @@
+/**
+ * What the git import benchmarks (`git-import`, `import-growth`) share: a Quire with its worker
+ * in its own process, a git server, the baseline (the git CLI's clone plus a parse of every page
+ * of the clone with Quire's own markdown converter) and the import measured from the HTTP
+ * request to live and searchable.
+ */
+import { execFile } from 'child_process';
+import { promises as fs, readFileSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { promisify } from 'util';
+import MarkdownIt from 'markdown-it';
+import { markdownToDocument } from '@quire/content/markdown';
+import { createRepoFromFiles, GitHttpServer, startGitHttpServer } from '../test/support/git-http-server';
+import { startTestQuire, TestQuire } from '../test/support/quire-app';
+import { WorkerProcess } from '../test/chaos/chaos-support';
+
+const execFileAsync = promisify(execFile);
+
+/** How often the bench asks whether the import is done: each request takes CPU from the import it waits for. */
+const POLL_MS = 50;
+
+export interface BaselineRun {
+  cloneMs: number;
+  /** markdownToDocument of every page of the clone, read from its working tree: the converter the import uses. */
+  parseMs: number;
+  /** markdown-it's bare `parse` of the same pages, for reference: the tokens only, no document. */
+  markdownItMs: number;
+  pages: number;
+}
+
+export interface ImportRun {
+  ms: number;
+  markdown: string;
+}
+
+export interface ImportBench {
+  q: TestQuire;
+  worker: WorkerProcess;
+  token: string;
+  org: string;
+  /** Writes the files as a new commit of `name` on the server; returns its clone URL. */
+  publish(name: string, files: Record<string, string | Uint8Array>, message: string): Promise<string>;
+  /** `git clone` of the URL into a scratch directory, then every page of the clone parsed. */
+  baseline(url: string): Promise<BaselineRun>;
+  newSpace(title: string): Promise<string>;
+  /**
+   * One untimed import of a small repository, and one baseline of it: the measured rounds then
+   * meet long-running processes, as a real worker and API are, not their first-use costs
+   * (module loading, JIT warm-up, first statements), which cost the first import seconds.
+   */
+  warmUp(files: Record<string, string | Uint8Array>): Promise<void>;
+  /** The worker's peak RSS so far (the kernel's high-water mark), in MB. */
+  workerPeakMb(): number;
+  close(): Promise<void>;
+}
+
+export async function startImportBench(name: string): Promise<ImportBench> {
+  const scratch = await fs.mkdtemp(join(tmpdir(), `quire-bench-${name}-`));
+  const root = join(scratch, 'repos');
+  let git: GitHttpServer | undefined;
+  let q: TestQuire | undefined;
+  let worker: WorkerProcess | undefined;
+  const close = async () => {
+    await worker?.stop();
+    await q?.close();
+    await git?.close();
+    await fs.rm(scratch, { recursive: true, force: true });
+  };
+  try {
+    git = await startGitHttpServer({ root });
+    q = await startTestQuire({}, { worker: false });
+    // BENCH_CPU_PROF=<dir>: the worker writes a CPU profile there when it stops.
+    worker = new WorkerProcess(q.config, process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []);
+    await worker.start();
+    const owner = await q.createUser('Bench');
+    const org = (await q.http('POST', '/v1/orgs', { token: owner.token, body: { title: 'Bench' } })).body.id;
+    const server = git;
+    const quire = q;
+    const workerProcess = worker;
+    let clones = 0;
+    const bench: ImportBench = {
+      q: quire,
+      worker: workerProcess,
+      token: owner.token,
+      org,
+      close,
+      async publish(repo, files, message) {
+        await createRepoFromFiles(root, repo, files, { message });
+        return `${server.url}/${repo}.git`;
+      },
+      async baseline(url) {
+        const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0' };
+        const dir = join(scratch, `clone-${++clones}`);
+        const started = performance.now();
+        await execFileAsync('git', ['clone', '--quiet', url, dir], { env });
+        const cloneMs = performance.now() - started;
+        const paths = (await fs.readdir(dir, { recursive: true })).filter((path) => path.endsWith('.md') && !path.startsWith('.git/'));
+        const texts = await Promise.all(paths.map((path) => fs.readFile(join(dir, path), 'utf8')));
+        let t = performance.now();
+        for (const text of texts) markdownToDocument(text);
+        const parseMs = performance.now() - t;
+        const md = new MarkdownIt({ html: true });
+        t = performance.now();
+        for (const text of texts) md.parse(text, {});
+        const markdownItMs = performance.now() - t;
+        await fs.rm(dir, { recursive: true, force: true });
+        return { cloneMs, parseMs, markdownItMs, pages: texts.length };
+      },
+      async newSpace(title) {
+        const r = await quire.http('POST', `/v1/orgs/${org}/spaces`, { token: owner.token, body: { title } });
+        if (r.status !== 201 && r.status !== 200) throw new Error(`create space: ${r.status} ${JSON.stringify(r.body)}`);
+        return r.body.id;
+      },
+      async warmUp(files) {
+        const url = await bench.publish('warm-up', { ...files, 'README.md': `${files['README.md']}\nThe warmupwombat lives here.\n` }, 'Warm-up');
+        await bench.baseline(url);
+        await importOnce({ q: quire, token: owner.token }, await bench.newSpace('Warm-up'), url, { count: 1, searchFor: 'warmupwombat', livePath: 'part-1/page-0' });
+      },
+      workerPeakMb() {
+        const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${workerProcess.pid}/status`, 'utf8'));
+        return hwm ? Math.round(Number(hwm[1]) / 1024) : NaN;
+      },
+    };
+    return bench;
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/**
+ * Requests an import and waits until it is live (`livePath` served from the new revision) and
+ * searchable (search finds `searchFor`). `count` is how many imports of the space are then done.
+ */
+export async function importOnce(
+  bench: Pick<ImportBench, 'q' | 'token'>,
+  space: string,
+  url: string,
+  opts: { count: number; searchFor: string; livePath: string },
+): Promise<ImportRun> {
+  const { q, token } = bench;
+  const started = performance.now();
+  const r = await q.http('POST', `/v1/spaces/${space}/git/import`, { token, body: { url, ref: 'refs/heads/main' } });
+  if (r.status !== 204) throw new Error(`import request: ${r.status} ${JSON.stringify(r.body)}`);
+  for (;;) {
+    const runs = await q.http('GET', `/v1/spaces/${space}/git/imports`, { token });
+    const done = runs.body.items.filter((i: any) => !['queued', 'running'].includes(i.status));
+    if (done.length >= opts.count) {
+      if (done[0].status !== 'completed') throw new Error(`import ${done[0].status}: ${JSON.stringify(done[0].error)}`);
+      break;
+    }
+    await sleep(POLL_MS);
+  }
+  // Live: the new revision is what the space serves (the content read model may still be
+  // catching up when the import's own read model says it completed: 503 until then).
+  const pagePath = `/v1/spaces/${space}/content/path/${opts.livePath}?format=markdown`;
+  let page = await q.http('GET', pagePath, { token });
+  while (page.status === 503) {
+    await sleep(POLL_MS);
+    page = await q.http('GET', pagePath, { token });
+  }
+  if (page.status !== 200) throw new Error(`page not live: ${page.status}`);
+  // Searchable: the search index has the new revision.
+  for (;;) {
+    const found = await q.http('GET', `/v1/spaces/${space}/search?query=${opts.searchFor}`, { token });
+    if (found.status !== 200) throw new Error(`search: ${found.status} ${JSON.stringify(found.body)}`);
+    if (found.body.items.length > 0) break;
+    await sleep(POLL_MS);
+  }
+  return { ms: performance.now() - started, markdown: page.body.markdown as string };
+}
+
+/** The worker's own account of each import of at least `minPages` pages, from its log. */
+export function workerPhases(worker: WorkerProcess, minPages: number): string[] {
+  const out: string[] = [];
+  for (const line of worker.logs.split('\n')) {
+    if (!line.includes('git import completed')) continue;
+    const { pages, fetchMs, readMs, writtenMs, appendedMs, projectedMs, totalMs } = JSON.parse(line);
+    if (pages < minPages) continue;
+    out.push(`worker, ${pages} pages: fetch ${fetchMs} ms, read ${readMs} ms, revision written ${writtenMs} ms, appended ${appendedMs} ms, read models caught up ${projectedMs} ms; total ${totalMs} ms`);
+  }
+  return out;
+}
+
+export const median = (xs: number[]): number => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+export async function hostLoad(): Promise<string> {
+  const [one, five] = (await fs.readFile('/proc/loadavg', 'utf8')).split(' ');
+  return `host load average ${one} (1 min), ${five} (5 min)`;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
