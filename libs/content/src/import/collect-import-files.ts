@@ -13,7 +13,8 @@ export interface ImportedAsset {
 }
 
 export interface CollectImportFilesOptions {
-  tree: SourceTree;
+  /** With `oidOf` (a git tree), each page's parse is cached by its blob id (see referencedAssets). */
+  tree: SourceTree & { oidOf?(path: string): string | undefined };
   layout: ImportedLayout;
   onProgress?: (done: number, total: number) => void;
 }
@@ -64,7 +65,7 @@ export async function collectImportFiles(opts: CollectImportFilesOptions): Promi
       const markdown = decoder.decode(bytes);
       const problem = frontMatterProblem(markdown);
       if (problem) warn(`${sourcePath}: front matter is not valid YAML (${problem}); its description, icon and other settings are ignored`);
-      const urls = mayReferenceAssets(markdown) ? referencedAssets(markdown) : [];
+      const urls = mayReferenceAssets(markdown) ? referencedAssets(markdown, tree.oidOf?.(sourcePath)) : [];
       const refs = referencedAssetPaths(sourcePath, urls, tree, { docsRoot: layout.docsRoot });
       for (const found of refs.found) {
         if (relative(found.path) === undefined) warn(`${sourcePath}: ${found.url} is outside the docs root; not imported`);

@@ -11,6 +11,17 @@ export async function readBlob(repo: SpaceRepo, oid: string): Promise<Uint8Array
   const key = cacheKey(repo, oid);
   const cached = repo.caches.blobs.get(key);
   if (cached) return cached.slice();
+  // Read models apply a new revision side by side (content and search each read every page):
+  // one read of each blob serves them all.
+  let reading = repo.caches.blobsInFlight.get(key);
+  if (!reading) {
+    reading = readUncached(repo, oid, key).finally(() => repo.caches.blobsInFlight.delete(key));
+    repo.caches.blobsInFlight.set(key, reading);
+  }
+  return (await reading).slice();
+}
+
+async function readUncached(repo: SpaceRepo, oid: string, key: string): Promise<Uint8Array> {
   if (!OID.test(oid)) throw new ObjectNotFoundError(repo.spaceId, oid);
   let blob: Uint8Array;
   try {
@@ -23,5 +34,5 @@ export async function readBlob(repo: SpaceRepo, oid: string): Promise<Uint8Array
     throw error;
   }
   repo.caches.blobs.set(key, blob);
-  return blob.slice();
+  return blob;
 }
