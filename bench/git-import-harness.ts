@@ -108,9 +108,14 @@ export async function startImportBench(name: string): Promise<ImportBench> {
         return { cloneMs, parseMs, markdownItMs, pages: texts.length };
       },
       async newSpace(title) {
-        const r = await quire.http('POST', `/v1/orgs/${org}/spaces`, { token: owner.token, body: { title } });
-        if (r.status !== 201 && r.status !== 200) throw new Error(`create space: ${r.status} ${JSON.stringify(r.body)}`);
-        return r.body.id;
+        // On a host busy enough that read models lag past the command timeout, the space is
+        // recorded but its id not returned (503): another one is created.
+        for (let attempt = 1; ; attempt++) {
+          const r = await quire.http('POST', `/v1/orgs/${org}/spaces`, { token: owner.token, body: { title } });
+          if (r.status === 201 || r.status === 200) return r.body.id;
+          if (r.status !== 503 || attempt === 3) throw new Error(`create space: ${r.status} ${JSON.stringify(r.body)}`);
+          await sleep(2000);
+        }
       },
       async warmUp(files) {
         const url = await bench.publish('warm-up', { ...files, 'README.md': `${files['README.md']}\nThe warmupwombat lives here.\n` }, 'Warm-up');
