@@ -70,8 +70,8 @@ export async function startImportBench(name: string): Promise<ImportBench> {
   try {
     git = await startGitHttpServer({ root });
     q = await startTestQuire({}, { worker: false });
-    // BENCH_CPU_PROF=<dir>: the worker writes a CPU profile there when it stops.
-    worker = new WorkerProcess(q.config, process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []);
+    // QUIRE_WORKER_CPU_PROF=<dir>: the worker writes a CPU profile there when it stops.
+    worker = new WorkerProcess(q.config);
     await worker.start();
     const owner = await q.createUser('Bench');
     const org = (await q.http('POST', '/v1/orgs', { token: owner.token, body: { title: 'Bench' } })).body.id;

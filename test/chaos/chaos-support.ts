@@ -32,10 +32,10 @@ export class WorkerProcess {
   private child?: ChildProcess;
   private output = '';
 
-  /** `nodeArgs` go before the script, e.g. `--cpu-prof` for a benchmark's profile of the worker. */
+  /** `env` adds to the worker's environment (a setting a test gives the worker alone). */
   constructor(
     private readonly config: QuireConfig,
-    private readonly nodeArgs: string[] = [],
+    private readonly opts: { env?: Record<string, string> } = {},
   ) {}
 
   async start(): Promise<void> {
@@ -47,10 +47,11 @@ export class WorkerProcess {
       DATA_DIR: this.config.dataDir,
       QUIRE_GIT_ALLOWED_HOSTS: this.config.gitAllowedHosts.join(','),
       LOG_LEVEL: 'info',
+      ...this.opts.env,
     };
     // QUIRE_WORKER_CPU_PROF=<dir>: the worker writes a V8 CPU profile there when it exits (benchmarks' worker side).
     const profile = process.env.QUIRE_WORKER_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.QUIRE_WORKER_CPU_PROF}`] : [];
-    const child = spawn(process.execPath, [...profile, ...this.nodeArgs, '-r', '@swc-node/register', 'apps/worker/src/main.ts'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...profile, '-r', '@swc-node/register', 'apps/worker/src/main.ts'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
     child.stdout!.on('data', (d) => (this.output += d));
     child.stderr!.on('data', (d) => (this.output += d));
