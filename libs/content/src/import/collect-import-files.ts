@@ -13,8 +13,7 @@ export interface ImportedAsset {
 }
 
 export interface CollectImportFilesOptions {
-  /** With `oidOf` (a git tree), each page's parse is cached by its blob id (see referencedAssets). */
-  tree: SourceTree & { oidOf?(path: string): string | undefined };
+  tree: SourceTree;
   layout: ImportedLayout;
   onProgress?: (done: number, total: number) => void;
 }
@@ -65,7 +64,7 @@ export async function collectImportFiles(opts: CollectImportFilesOptions): Promi
       const markdown = decoder.decode(bytes);
       const problem = frontMatterProblem(markdown);
       if (problem) warn(`${sourcePath}: front matter is not valid YAML (${problem}); its description, icon and other settings are ignored`);
-      const urls = mayReferenceAssets(markdown) ? referencedAssets(markdown, tree.oidOf?.(sourcePath)) : [];
+      const urls = mayReferenceAssets(markdown) ? referencedAssets(markdown) : [];
       const refs = referencedAssetPaths(sourcePath, urls, tree, { docsRoot: layout.docsRoot });
       for (const found of refs.found) {
         if (relative(found.path) === undefined) warn(`${sourcePath}: ${found.url} is outside the docs root; not imported`);

@@ -1,6 +1,5 @@
 import type { DocumentBlock, DocumentFragment, DocumentInline, DocumentText } from './document.types';
 import { markdownToDocument } from './markdown-to-document';
-import { parseBlobMarkdown } from './parsed-blobs';
 import { splitHtml } from './html-fragments';
 import { refUrl } from './inline-to-markdown';
 import { parseFrontMatter } from './front-matter';
@@ -17,12 +16,10 @@ const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
  * (`[Download](.gitbook/assets/doc.pdf)`, GitBook's export form) and the front matter
  * `cover`. As written (markdown escapes undone, no
  * percent-decoding), in order of appearance, without duplicates; absolute URLs (`https:`,
- * `data:`, `//host`) and fragment-only references are left out. With the page's `blob` id, its
- * document comes from (and stays in) the process's parse cache, where the read models that
- * parse the same page find it (search, when it runs in the importing process).
+ * `data:`, `//host`) and fragment-only references are left out.
  */
-export function referencedAssets(markdown: string, blob?: string): string[] {
-  const { frontMatter, document } = blob ? parseBlobMarkdown(blob, markdown) : markdownToDocument(markdown);
+export function referencedAssets(markdown: string): string[] {
+  const { frontMatter, document } = markdownToDocument(markdown);
   const urls = new Set<string>();
   const add = (url: string) => {
     if (url !== '' && !url.startsWith('#') && !url.startsWith('//') && !HAS_SCHEME.test(url)) urls.add(url);
