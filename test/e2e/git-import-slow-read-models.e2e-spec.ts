@@ -33,7 +33,15 @@ describe('git import whose read models take longer than the worker waits for the
     const owner = await q.createUser('Importer');
     const org = (await q.http('POST', '/v1/orgs', { token: owner.token, body: { title: 'Slow Org' } })).body.id;
     const space = (await q.http('POST', `/v1/orgs/${org}/spaces`, { token: owner.token, body: { title: 'Slow' } })).body.id;
-    await createRepoFromFiles(root, 'slow', { 'README.md': '# Welcome\n\nThe lanternfish lives here.\n', 'SUMMARY.md': '* [Welcome](README.md)\n' });
+    // 400 pages: no host indexes them within the worker's 100 ms.
+    const files: Record<string, string> = { 'README.md': '# Welcome\n\nThe lanternfish lives here.\n' };
+    const summary = ['* [Welcome](README.md)'];
+    for (let i = 0; i < 400; i++) {
+      files[`pages/page-${i}.md`] = `# Page ${i}\n\n${'Words about the topic of this page, to index. '.repeat(40)}\n\n## Details\n\nMore text ${i}.\n`;
+      summary.push(`* [Page ${i}](pages/page-${i}.md)`);
+    }
+    files['SUMMARY.md'] = `${summary.join('\n')}\n`;
+    await createRepoFromFiles(root, 'slow', files);
     const requested = await q.http('POST', `/v1/spaces/${space}/git/import`, { token: owner.token, body: { url: `${git.url}/slow.git`, ref: 'refs/heads/main' } });
     expect(requested.status).toBe(204);
     const [run] = await until('the import to settle', async () => {
