@@ -157,11 +157,12 @@ export async function importOnce(
     }
     await sleep(POLL_MS);
   }
-  // Live: the new revision is what the space serves (the content read model may still be
-  // catching up when the import's own read model says it completed: 503 until then).
+  // Live: the new revision is what the space serves. Read models commit side by side: when the
+  // import's own says it completed, the space may still serve its previous revision (404 for a
+  // page it lacks) or one the content read model has not reached (503).
   const pagePath = `/v1/spaces/${space}/content/path/${opts.livePath}?format=markdown`;
   let page = await q.http('GET', pagePath, { token });
-  while (page.status === 503) {
+  for (const deadline = Date.now() + 60_000; (page.status === 503 || page.status === 404) && Date.now() < deadline; ) {
     await sleep(POLL_MS);
     page = await q.http('GET', pagePath, { token });
   }
