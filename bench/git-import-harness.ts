@@ -135,14 +135,15 @@ export async function startImportBench(name: string): Promise<ImportBench> {
 }
 
 /**
- * Requests an import and waits until it is live (`livePath` served from the new revision) and
+ * Requests an import and waits until it is live (`livePath` served from the new revision, with
+ * `liveText` in it when given) and
  * searchable (search finds `searchFor`). `count` is how many imports of the space are then done.
  */
 export async function importOnce(
   bench: Pick<ImportBench, 'q' | 'token'>,
   space: string,
   url: string,
-  opts: { count: number; searchFor: string; livePath: string },
+  opts: { count: number; searchFor: string; livePath: string; liveText?: string },
 ): Promise<ImportRun> {
   const { q, token } = bench;
   const started = performance.now();
@@ -162,7 +163,8 @@ export async function importOnce(
   // page it lacks) or one the content read model has not reached (503).
   const pagePath = `/v1/spaces/${space}/content/path/${opts.livePath}?format=markdown`;
   let page = await q.http('GET', pagePath, { token });
-  for (const deadline = Date.now() + 60_000; (page.status === 503 || page.status === 404) && Date.now() < deadline; ) {
+  const notYet = () => page.status === 503 || page.status === 404 || (page.status === 200 && !!opts.liveText && !String(page.body.markdown).includes(opts.liveText));
+  for (const deadline = Date.now() + 60_000; notYet() && Date.now() < deadline; ) {
     await sleep(POLL_MS);
     page = await q.http('GET', pagePath, { token });
   }

@@ -41,7 +41,7 @@ export async function run(): Promise<void> {
 
       files['part-3/page-250.md'] = `${files['part-3/page-250.md']}\nOne more line, about the wombatquasar${n}.\n`;
       await bench.publish(`bench-${n}`, files, 'One page changed');
-      const second = await importOnce(bench, space, url, { count: 2, searchFor: `wombatquasar${n}`, livePath: 'part-3/page-250' });
+      const second = await importOnce(bench, space, url, { count: 2, searchFor: `wombatquasar${n}`, livePath: 'part-3/page-250', liveText: `wombatquasar${n}` });
       if (!second.markdown.includes(`wombatquasar${n}`)) throw new Error('the re-import did not go live');
       rounds.push({ ...baseline, importMs: imported.ms, reimportMs: second.ms });
       const base = baseline.cloneMs + baseline.parseMs;
