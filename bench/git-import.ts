@@ -18,7 +18,7 @@ const TARGET_RATIO = 1.5;
  * process (apps/worker, as `npm run start:worker` runs it, through the TypeScript loader); the
  * API and the projector in this one.
  *
- * BENCH_CPU_PROF=<dir> writes the worker's CPU profile there (run this process with
+ * QUIRE_WORKER_CPU_PROF=<dir> writes the worker's CPU profile there (run this process with
  * `node --cpu-prof` for its own).
  */
 export async function run(): Promise<void> {
