@@ -1,4 +1,5 @@
 import type { DocumentBlock, DocumentInline, DocumentText } from './document.types';
+import { extractSections } from './extract-sections';
 import { markdownToDocument } from './markdown-to-document';
 import { assertValidDocument } from './testing/document-schema';
 import { roundTrip, withoutKeys } from './testing/round-trip';
@@ -76,6 +77,72 @@ const GITBOOK_HTML: Array<[string, string, string]> = [
   ['inline math', 'paragraph', 'Energy $$E = mc^2$$ here.\n'],
 ];
 
+/** An API method block as GitBook's Git Sync wrote it (before GitBook retired the block in 2024). */
+const API_METHOD = [
+  '{% swagger method="get" path="/sites/templates" baseUrl="https://api.example.com/" expanded="false" summary="List Templates" %}',
+  '{% swagger-description %}',
+  'Get all available **templates**.',
+  '{% endswagger-description %}',
+  '',
+  '{% swagger-parameter in="query" name="lang" type="string" %}',
+  'Retrieve templates for specific languages.',
+  '{% endswagger-parameter %}',
+  '',
+  '{% swagger-parameter in="path" name="site" type="String" required="true" %}',
+  'The site\'s `id`',
+  '{% endswagger-parameter %}',
+  '',
+  '{% swagger-parameter in="header" name="auth-key" required="true" %}',
+  '{% endswagger-parameter %}',
+  '',
+  '{% swagger-response status="200: OK" description="array of objects" %}',
+  '```json',
+  '[{ "template_name": "Auto Repair" }]',
+  '```',
+  '{% endswagger-response %}',
+  '',
+  '{% swagger-response status="404: Not Found" description="" %}',
+  'No such site.',
+  '{% endswagger-response %}',
+  '{% endswagger %}',
+  '',
+].join('\n');
+
+const PARAMETER_COLUMNS = '<thead><tr><th>Name</th><th>Type</th><th>Description</th><th data-type="checkbox">Required</th></tr></thead>';
+
+const API_METHOD_AS_BLOCKS = [
+  '## List Templates',
+  '',
+  '`GET` `https://api.example.com/sites/templates`',
+  '',
+  'Get all available **templates**.',
+  '',
+  '### Path Parameters',
+  '',
+  `<table>${PARAMETER_COLUMNS}<tbody><tr><td>site</td><td>String</td><td>The site's <code>id</code></td><td>true</td></tr></tbody></table>`,
+  '',
+  '### Query Parameters',
+  '',
+  `<table>${PARAMETER_COLUMNS}<tbody><tr><td>lang</td><td>string</td><td>Retrieve templates for specific languages.</td><td>false</td></tr></tbody></table>`,
+  '',
+  '### Headers',
+  '',
+  `<table>${PARAMETER_COLUMNS}<tbody><tr><td>auth-key</td><td></td><td></td><td>true</td></tr></tbody></table>`,
+  '',
+  '{% tabs %}',
+  '{% tab title="200: OK array of objects" %}',
+  '```json',
+  '[{ "template_name": "Auto Repair" }]',
+  '```',
+  '{% endtab %}',
+  '',
+  '{% tab title="404: Not Found" %}',
+  'No such site.',
+  '{% endtab %}',
+  '{% endtabs %}',
+  '',
+].join('\n');
+
 /** GitBook's other spellings of the same constructs: one conversion gives the canonical form. */
 const EQUIVALENT: Array<[string, string, string]> = [
   ['footnotes are numbered in order', 'One[^note].\n\n[^note]: Named.\n', 'One[^1].\n\n[^1]: Named.\n'],
@@ -86,6 +153,17 @@ const EQUIVALENT: Array<[string, string, string]> = [
   ['a colour GitBook does not have is dropped, its text kept', 'Odd <mark style="color:#ff0000;">hex</mark> colour.\n', 'Odd hex colour.\n'],
   ['an unknown element is unwrapped', 'Text <span class="x">kept</span>.\n', 'Text kept.\n'],
   ['a placeholder that is no HTML element stays text', 'Use <your-token> here.\n', 'Use \\<your-token> here.\n'],
+  [
+    'the older {% swagger src %} spelling of an OpenAPI operation',
+    '{% swagger src="https://petstore.swagger.io/v2/swagger.json" path="/pet" method="post" %}\n[https://petstore.swagger.io/v2/swagger.json](https://petstore.swagger.io/v2/swagger.json)\n{% endswagger %}\n',
+    '{% openapi src="https://petstore.swagger.io/v2/swagger.json" path="/pet" method="post" %}\n[https://petstore.swagger.io/v2/swagger.json](https://petstore.swagger.io/v2/swagger.json)\n{% endopenapi %}\n',
+  ],
+  ['an API method block (retired by GitBook) as the standard blocks GitBook turned it into', API_METHOD, API_METHOD_AS_BLOCKS],
+  [
+    'an API method block with a path only and no parts',
+    '{% swagger method="delete" path="/v1/items/:id" baseUrl="" summary="" %}\n{% endswagger %}\n',
+    '`DELETE` `/v1/items/:id`\n',
+  ],
   [
     'indented cards table (as in GitBook\'s own docs)',
     '<table data-view="cards">\n    <thead>\n        <tr>\n            <th>Title</th>\n            <th data-card-target data-type="content-ref">Target</th>\n        </tr>\n    </thead>\n    <tbody>\n        <tr>\n            <td>Getting Started Guide</td>\n            <td><a href="getting-started/quickstart.md">Quick Start</a></td>\n        </tr>\n    </tbody>\n</table>\n',
@@ -202,6 +280,28 @@ describe('GitBook HTML constructs', () => {
       fragments: [{ fragment: 'annotation-body', type: 'annotation-body', nodes: [{ type: 'paragraph' }] }],
       isVoid: false,
     });
+  });
+
+  it('reads an API method block as a heading, its endpoint, parameter tables and response tabs', () => {
+    const nodes = markdownToDocument(API_METHOD).document.nodes;
+
+    expect(nodes.map((node) => node.type)).toEqual(['heading-2', 'paragraph', 'paragraph', 'heading-3', 'table', 'heading-3', 'table', 'heading-3', 'table', 'tabs']);
+    expect(textOf(nodes)).not.toMatch(/\{%|swagger/);
+    const [path, , header] = nodes.filter((node) => node.type === 'table');
+    expect(path.data.definition).toMatchObject({ c1: { title: 'Name', type: 'text' }, c4: { title: 'Required', type: 'checkbox' } });
+    expect(path.data.records).toEqual({ r1: { orderIndex: 'a0', values: { c1: 'r1c1', c2: 'r1c2', c3: 'r1c3', c4: true } } });
+    expect(header.data.records).toEqual({ r1: { orderIndex: 'a0', values: { c1: 'r1c1', c4: true } } });
+    expect(nodes[9].nodes?.map((tab) => (tab as DocumentBlock).data.title)).toEqual(['200: OK array of objects', '404: Not Found']);
+  });
+
+  it('indexes an API method block\'s text for search, not its markup', () => {
+    const sections = extractSections(markdownToDocument(API_METHOD).document);
+
+    expect(sections.map((section) => section.title)).toEqual(['List Templates', 'Path Parameters', 'Query Parameters', 'Headers']);
+    expect(sections[0].text).toContain('GET https://api.example.com/sites/templates');
+    expect(sections[2].text).toContain('Retrieve templates for specific languages.');
+    expect(sections[3].text).toContain('Auto Repair');
+    expect(sections.map((section) => section.text).join('\n')).not.toMatch(/\{%|<t[dr]|swagger-/);
   });
 
   it('keeps HTML inside code as text', () => {

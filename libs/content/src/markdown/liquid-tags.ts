@@ -33,6 +33,10 @@ export const GITBOOK_BLOCK_TAGS: ReadonlySet<string> = new Set([
   'openapi',
   'openapi-operation',
   'openapi-schemas',
+  'swagger',
+  'swagger-description',
+  'swagger-parameter',
+  'swagger-response',
 ]);
 
 /** Tags whose argument is an expression (`{% if visitor.claims.plan === "pro" %}`), kept whole as `attrs.expression`. */

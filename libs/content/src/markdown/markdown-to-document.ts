@@ -1,3 +1,4 @@
+import { apiMethodBlocks, type ApiMethod } from './api-method-blocks';
 import { assignKeys } from './block-keys';
 import type { DocumentBlock, JSONDocument, ParsedPageMarkdown } from './document.types';
 import { block, fragment, paragraph, textNode, textParagraph, voidBlock } from './document-nodes';
@@ -104,7 +105,7 @@ interface Container {
 type Item = TokenNode | Container;
 
 /** Tags that also exist without an end tag (`{% embed url=".." %}` on its own). */
-const END_OPTIONAL = new Set(['embed', 'file', 'content-ref', 'openapi', 'openapi-operation', 'openapi-schemas']);
+const END_OPTIONAL = new Set(['embed', 'file', 'content-ref', 'openapi', 'openapi-operation', 'openapi-schemas', 'swagger']);
 
 function isContainer(item: Item): item is Container {
   return (item as Container).opener !== undefined;
@@ -272,6 +273,10 @@ function convertContainer(item: Container, parentTag: string | null): DocumentBl
       return wrapUnless(parentTag, 'updates', block('update', updateData(tag.attrs), inner()), { format: 'full' });
     case 'if':
       return [block('if', { expression: tag.attrs.expression }, inner())];
+    case 'swagger':
+      // `{% swagger src path method %}` is the older spelling of `{% openapi %}`; without `src`, the retired API method block.
+      if (!tag.attrs.src) return (item.closed && apiMethodBlocks(apiMethod(tag, item.children))) || literal();
+    // falls through
     case 'openapi':
     case 'openapi-operation':
     case 'openapi-schemas': {
@@ -312,7 +317,7 @@ function wrapUnless(parentTag: string | null, wrapperTag: string, item: Document
 /** `{% openapi src path method %}` (a spec by URL), `{% openapi-operation spec path method %}`, `{% openapi-schemas spec schemas %}`. */
 function openApiBlock(tag: LiquidTag): DocumentBlock | null {
   const { src, spec, path, method, schemas, grouped } = tag.attrs;
-  if (tag.name === 'openapi') return src && path && method ? voidBlock('swagger', { ref: { kind: 'url', url: src }, path, method }) : null;
+  if (tag.name === 'openapi' || tag.name === 'swagger') return src && path && method ? voidBlock('swagger', { ref: { kind: 'url', url: src }, path, method }) : null;
   if (!spec) return null;
   if (tag.name === 'openapi-operation') return path && method ? voidBlock('openapi-operation', { ref: { kind: 'openapi', spec }, path, method }) : null;
   const names = (schemas ?? '').split(',').map((name) => name.trim()).filter(Boolean);
@@ -320,6 +325,23 @@ function openApiBlock(tag: LiquidTag): DocumentBlock | null {
   const data: Record<string, unknown> = { ref: { kind: 'openapi', spec }, schemas: names };
   if (grouped === 'true' || grouped === 'false') data.grouped = grouped === 'true';
   return voidBlock('openapi-schemas', data);
+}
+
+const API_METHOD_PARTS = new Set(['swagger-description', 'swagger-parameter', 'swagger-response']);
+
+/** The parts of an API method block: its nested `swagger-*` tags; any other content joins the description. */
+function apiMethod(tag: LiquidTag, children: readonly Item[]): ApiMethod {
+  const method: ApiMethod = { attrs: tag.attrs, description: [], parameters: [], responses: [] };
+  for (const child of children) {
+    const opener = isContainer(child) && child.closed ? child.opener : null;
+    const part = opener?.kind === 'tag' && API_METHOD_PARTS.has(opener.tag.name) ? opener.tag : null;
+    const blocks = part ? convertItems(child.children, null) : convertItems([child], null);
+    if (part?.name === 'swagger-description') method.description.push(...blocks);
+    else if (part?.name === 'swagger-parameter') method.parameters.push({ attrs: part.attrs, description: blocks });
+    else if (part?.name === 'swagger-response') method.responses.push({ attrs: part.attrs, body: blocks });
+    else method.description.push(...blocks);
+  }
+  return method;
 }
 
 const UPDATES_FORMATS = new Set(['numeric', 'full', 'short']);
