@@ -1,6 +1,7 @@
 import Ajv2020, { ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import spec from '@gitbook/api/spec/openapi.json';
+import { addGitbookFormats, gitbookSchemas } from './gitbook-spec';
 
 interface Operation {
   method: string;
@@ -12,25 +13,9 @@ interface Operation {
 
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
 addFormats(ajv);
-for (const f of ['emoji', 'icon', 'markdown', 'hostname-or-url', 'int32', 'int64', 'float', 'double', 'color']) ajv.addFormat(f, true);
-const schemas = structuredClone((spec as any).components.schemas);
-/*
- * The one deliberate change to GitBook's spec: `Document`'s "Empty" variant declares
- * `additionalProperties: false`, but it is only ever used inside `allOf` with a page's other
- * properties, so no page without a body (GitBook's own revision trees carry `documentId`
- * only) could match it. It is read here as meant: "neither markdown nor document".
- */
-const documentVariants = schemas.Document.oneOf as any[];
-const empty = documentVariants.findIndex((v) => v.title === 'Empty');
-if (empty >= 0) documentVariants[empty] = { title: 'Empty', not: { anyOf: [{ required: ['markdown'] }, { required: ['document'] }] } };
-/*
- * The second: a page_edited change's `attributes` is a `oneOf` of the document, group and link
- * attribute sets, none of which forbids the others' properties, and the group's properties are a
- * subset of the document's: every attribute set matches at least two of them, so no response
- * could pass "exactly one". It is read as meant: any one of them.
- */
-const pageEdited = schemas.RevisionSemanticChangePageEdited.properties.attributes;
-if (pageEdited?.oneOf) schemas.RevisionSemanticChangePageEdited.properties.attributes = { anyOf: pageEdited.oneOf };
+addGitbookFormats(ajv);
+// The spec with its unsatisfiable schemas corrected, shared with the document schema check.
+const schemas = gitbookSchemas;
 ajv.addSchema({ $id: 'gitbook', components: { schemas } });
 
 function rebase(node: any): any {

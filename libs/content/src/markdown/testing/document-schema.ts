@@ -1,31 +1,13 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import openapi from '@gitbook/api/spec/openapi.json';
+import { addGitbookFormats, gitbookSchemas } from '@quire/test-support/gitbook-spec';
 import type { DocumentBlock, DocumentFragment, DocumentInline, DocumentText, JSONDocument } from '../document.types';
 
 type Schema = Record<string, unknown>;
 
-const schemas = withSpecDefectsFixed((openapi as unknown as { components: { schemas: Record<string, Schema> } }).components.schemas);
+/** The spec as every test check reads it, with its unsatisfiable schemas corrected (test/support/gitbook-spec). */
+const schemas: Record<string, Schema> = gitbookSchemas;
 
-/**
- * Two schemas of the spec no document can satisfy, corrected as narrowly as possible (on a
- * copy) so that the check still rejects what GitBook would:
- * - `DocumentInlineButton.data` is `allOf [{label, kind, icon}, oneOf [{ref}, {action}]]` with
- *   `additionalProperties: false` on each `oneOf` branch, which then rejects `label` and `kind`;
- *   the branches keep their required property, without that flag.
- * - a `DocumentTableRecord` value is a `oneOf` in which a URL or file ref matches both
- *   `ContentRef` and `DocumentTableImageRecord`; it is read as `anyOf`.
- */
-function withSpecDefectsFixed(original: Record<string, Schema>): Record<string, Schema> {
-  const fixed = structuredClone(original) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-  for (const branch of fixed.DocumentInlineButton?.properties?.data?.allOf?.[1]?.oneOf ?? []) delete branch.additionalProperties;
-  const recordValue = fixed.DocumentTableRecord?.properties?.values?.additionalProperties;
-  if (recordValue?.oneOf) {
-    recordValue.anyOf = recordValue.oneOf;
-    delete recordValue.oneOf;
-  }
-  return fixed;
-}
 const ROOT = 'gitbook-openapi';
 
 let ajv: Ajv2020 | undefined;
@@ -42,9 +24,7 @@ function schemaValidator(name: string): ValidateFunction {
   if (!ajv) {
     ajv = new Ajv2020({ strict: false, allErrors: false });
     addFormats(ajv);
-    for (const format of collectFormats(schemas)) {
-      if (!ajv.formats[format]) ajv.addFormat(format, true);
-    }
+    addGitbookFormats(ajv);
     ajv.addSchema({ $id: ROOT, components: { schemas } });
   }
   const validator = ajv.getSchema(`${ROOT}#/components/schemas/${name}`);
@@ -113,17 +93,6 @@ function findInvalidNode(doc: JSONDocument): { path: string; errors: string[] } 
     if (found) return found;
   }
   return null;
-}
-
-function collectFormats(value: unknown, found = new Set<string>()): Set<string> {
-  if (Array.isArray(value)) value.forEach((item) => collectFormats(item, found));
-  else if (value && typeof value === 'object') {
-    for (const [key, child] of Object.entries(value)) {
-      if (key === 'format' && typeof child === 'string') found.add(child);
-      else collectFormats(child, found);
-    }
-  }
-  return found;
 }
 
 /** The raw schema, for specs that compare the converter's nesting table with the spec. */
