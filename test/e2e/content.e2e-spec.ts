@@ -195,6 +195,42 @@ describe('space content (e2e, official client)', () => {
       expect([unknown.status, unknown.body.error.message]).toEqual([404, 'File not found in this space']);
     });
 
+    it('a button and a cards table read through the API as valid GitBook JSON, their targets, covers and files as ids; the document written back stores paths again', async () => {
+      const { data: change } = await owner.api.spaces.createChangeRequest(space.id, { subject: 'cards' });
+      const markdown =
+        `# Cards\n\n<a href="/pages/${guide.id}" class="button primary">Guide</a>\n\n` +
+        '<table data-view="cards"><thead><tr><th></th><th data-hidden data-card-target data-type="content-ref"></th><th data-hidden data-card-cover data-type="image"></th><th data-type="files">Files</th></tr></thead>' +
+        `<tbody><tr><td>Setup</td><td><a href="/pages/${guide.id}#setup">Guide</a></td><td><a href="/files/${fileId}">dot.png</a></td><td><a href="/files/${fileId}">dot.png</a></td></tr></tbody></table>\n`;
+      await owner.api.spaces.updateChangeRequestContent(space.id, change.id, { changes: [{ operation: 'insert_page', title: 'Cards', document: { markdown } }] });
+      const cards = (await pagesOf(space.id, change.id)).Cards;
+      const stored = async (changeRequestId: string) =>
+        ((await owner.api.spaces.getPageInChangeRequestById(space.id, changeRequestId, cards.id, { format: 'markdown' })).data as any).markdown as string;
+
+      const { data: read } = await owner.api.spaces.getPageInChangeRequestById(space.id, change.id, cards.id, { format: 'document' });
+      // Every response is checked against GitBook's spec (q.violations): a button and a table must pass it.
+      expect(q.violations).toEqual([]);
+      const [buttons, table] = (read as any).document.nodes;
+      expect(buttons.nodes.find((n: any) => n.type === 'button').data).toEqual({ label: 'Guide', kind: 'primary', ref: { kind: 'page', page: guide.id } });
+      expect(table.data.records.r1.values).toEqual({
+        c1: 'r1c1',
+        c2: { kind: 'anchor', anchor: 'setup', page: guide.id },
+        c3: { ref: { kind: 'file', file: fileId } },
+        c4: [fileId],
+      });
+
+      const { data: files } = await owner.api.spaces.listFilesInChangeRequestById(space.id, change.id);
+      const rel = (to: string) => posix.relative(posix.dirname(cards.git.path), to) || posix.basename(to);
+      const paths = [`href="${rel(guide.git.path)}"`, `href="${rel(guide.git.path)}#setup"`, `href="${rel((files.items[0] as any).git.path)}"`];
+      const first = await stored(change.id);
+      for (const path of paths) expect(first).toContain(path);
+      expect(first).not.toMatch(/\/pages\/|\/files\//);
+
+      await owner.api.spaces.updateChangeRequestContent(space.id, change.id, { changes: [{ operation: 'update_page', page: cards.id, document: { document: (read as any).document } }] });
+      const back = await stored(change.id);
+      for (const path of paths) expect(back).toContain(path);
+      expect(back).not.toMatch(/\/pages\/|\/files\//);
+    });
+
     it('a change request page read waits for the content read model when the change request names a revision it has not taken in yet (as the space read does)', async () => {
       const lag = cr; // its head has the FAQ, merged or not
       const db = q.started.runtime.db;

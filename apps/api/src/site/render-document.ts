@@ -295,7 +295,8 @@ class DocumentRenderer {
       case 'image':
         return this.img(imageRef(value), '') ?? '';
       case 'files': {
-        const refs = (Array.isArray(value) ? value : [value]).map((v) => (typeof v === 'string' ? { kind: 'url', url: v } : v));
+        // A file id once read through the API, or a path relative to the page as imported (see resolve()'s `file` case).
+        const refs = (Array.isArray(value) ? value : [value]).map((v) => (typeof v === 'string' ? { kind: 'file', file: v } : v));
         return html`${refs.map((ref) => {
           const target = this.resolve(ref);
           return target ? html`<a href="${target.href}">${target.file?.name ?? refText(ref)}</a> ` : '';

@@ -505,7 +505,8 @@ function htmlCell(column: ColumnDefinition, value: unknown, fragments: Map<strin
     case 'image':
       return link(refUrl(typeof value === 'object' && value !== null && 'ref' in value ? (value as { ref: unknown }).ref : value));
     case 'files':
-      return (Array.isArray(value) ? value : [value]).map((url) => link(String(url))).join('');
+      // A files column holds file ids once read (or paths as imported): an id is written as `/files/<id>`.
+      return (Array.isArray(value) ? value : [value]).map((file) => link(refUrl({ kind: 'file', file: String(file) }))).join('');
     case 'select':
       return (Array.isArray(value) ? value : [value])
         .map((option) => {

@@ -274,12 +274,11 @@ function convertContainer(item: Container, parentTag: string | null): DocumentBl
     case 'if':
       return [block('if', { expression: tag.attrs.expression }, inner())];
     case 'swagger':
-      // `{% swagger src path method %}` is the older spelling of `{% openapi %}`; without `src`, the retired API method block.
-      if (!tag.attrs.src) return (item.closed && apiMethodBlocks(apiMethod(tag, item.children))) || literal();
-    // falls through
     case 'openapi':
     case 'openapi-operation':
     case 'openapi-schemas': {
+      // `{% swagger src path method %}` is the older spelling of `{% openapi %}`; without `src`, the retired API method block.
+      if (tag.name === 'swagger' && !tag.attrs.src) return (item.closed && apiMethodBlocks(apiMethod(tag, item.children))) || literal();
       const api = openApiBlock(tag);
       if (!api) return literal();
       // Between the tags GitBook writes a label generated from the attributes; without an end tag, what follows is content.

@@ -50,6 +50,26 @@ describe('resolveDocumentRefs', () => {
   });
 });
 
+describe('resolveDocumentRefs in tables', () => {
+  const cards =
+    '<table data-view="cards"><thead><tr><th></th><th data-hidden data-card-target data-type="content-ref"></th><th data-hidden data-card-cover data-type="image"></th><th data-type="files">F</th></tr></thead>' +
+    '<tbody><tr><td>Install</td><td><a href="install.md#run">install.md</a></td><td><a href="../.gitbook/assets/image%20(1).png">image (1).png</a></td><td><a href="../.gitbook/assets/image (1).png">x</a><a href="https://x.y/z.pdf">z</a></td></tr>' +
+    '<tr><td>Away</td><td><a href="https://example.com/">example.com</a></td><td><a href="install.md">install.md</a></td><td></td></tr></tbody></table>\n';
+
+  it('resolves a cards table\'s targets to pages, its covers and files to file ids, and leaves the rest as URLs', () => {
+    const { document } = markdownToDocument(cards);
+    const before = JSON.stringify(document);
+    const [table] = resolveDocumentRefs(document, 'guide/README.md', targets).nodes;
+
+    expect(JSON.stringify(document)).toBe(before);
+    expect(table.data.records).toEqual({
+      r1: { orderIndex: 'a0', values: { c1: 'r1c1', c2: { kind: 'anchor', anchor: 'run', page: 'install' }, c3: { ref: { kind: 'file', file: 'img' } }, c4: ['img', 'https://x.y/z.pdf'] } },
+      // A cover may only be a file: a cover naming a page stays a URL.
+      r2: { orderIndex: 'a1', values: { c1: 'r2c1', c2: { kind: 'url', url: 'https://example.com/' }, c3: { ref: { kind: 'url', url: 'install.md' } }, c4: [] } },
+    });
+  });
+});
+
 describe('stableMarkdown', () => {
   it('rewrites links and images to pages and files of the revision, not code, not the rest', () => {
     const markdown = 'See [i](install.md#a), [x](https://x.y/) and ![p](../.gitbook/assets/image%20(1).png).\n\n```md\n[i](install.md)\n```\n';

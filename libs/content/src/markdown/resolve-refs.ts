@@ -108,6 +108,10 @@ function resolveNode(node: any, pageFile: string, targets: RefTargets): any {
     const allowed = resolved && (node.type === 'file' || FILE_OR_URL.has(node.type) ? resolved.kind === 'file' : !(resolved.kind === 'anchor' && ref.kind === 'file'));
     if (resolved && allowed) copy = { ...node, data: { ...node.data, ref: resolved } };
   }
+  if (node.type === 'table' && node.data?.records) {
+    const records = resolveTableRecords(node.data, pageFile, targets);
+    if (records !== node.data.records) copy = { ...copy, data: { ...copy.data, records } };
+  }
   if (node.nodes) {
     const children = resolveNodes(node.nodes, pageFile, targets);
     if (children !== node.nodes) copy = { ...copy, nodes: children };
@@ -121,6 +125,52 @@ function resolveNode(node: any, pageFile: string, targets: RefTargets): any {
     if (fragments) copy = { ...copy, fragments };
   }
   return copy;
+}
+
+/**
+ * A table's record values that point into the repository, by column type: `content-ref` (a
+ * cards table's target) to a page, anchor or file; `image` (a card's cover) and `files` to
+ * file ids. Returns the records given when nothing changes.
+ */
+function resolveTableRecords(data: any, pageFile: string, targets: RefTargets): any {
+  const definition = data.definition ?? {};
+  let records: any;
+  for (const [recordId, record] of Object.entries<any>(data.records)) {
+    let values: any;
+    for (const [column, value] of Object.entries<any>(record?.values ?? {})) {
+      const next = resolveRecordValue(definition[column]?.type, value, pageFile, targets);
+      if (next !== value) (values ??= { ...record.values })[column] = next;
+    }
+    if (values) (records ??= { ...data.records })[recordId] = { ...record, values };
+  }
+  return records ?? data.records;
+}
+
+function resolveRecordValue(type: unknown, value: any, pageFile: string, targets: RefTargets): any {
+  const toFile = (url: unknown) => {
+    const resolved = typeof url === 'string' ? resolveRefUrl(url, pageFile, targets) : undefined;
+    return resolved?.kind === 'file' ? resolved : undefined;
+  };
+  switch (type) {
+    case 'content-ref': {
+      if (value?.kind !== 'url') return value;
+      return resolveRefUrl(value.url, pageFile, targets) ?? value;
+    }
+    case 'image': {
+      if (value?.ref?.kind === 'url') {
+        const file = toFile(value.ref.url);
+        return file ? { ...value, ref: file } : value;
+      }
+      return value?.kind === 'url' ? (toFile(value.url) ?? value) : value;
+    }
+    case 'files': {
+      if (!Array.isArray(value)) return value;
+      const ids = value.map((url) => toFile(url)?.file ?? url);
+      return ids.some((id, i) => id !== value[i]) ? ids : value;
+    }
+    default:
+      return value;
+  }
 }
 
 // A destination may hold balanced parentheses one level deep (`image%20(1).png`), as CommonMark allows.
