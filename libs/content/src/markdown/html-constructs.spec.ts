@@ -1,7 +1,7 @@
 import type { DocumentBlock, DocumentInline, DocumentText } from './document.types';
 import { extractSections } from './extract-sections';
 import { markdownToDocument } from './markdown-to-document';
-import { assertValidDocument } from './testing/document-schema';
+import { assertValidDocument, gitbookSchema } from './testing/document-schema';
 import { roundTrip, withoutKeys } from './testing/round-trip';
 
 /**
@@ -302,6 +302,27 @@ describe('GitBook HTML constructs', () => {
     expect(sections[2].text).toContain('Retrieve templates for specific languages.');
     expect(sections[3].text).toContain('Auto Repair');
     expect(sections.map((section) => section.text).join('\n')).not.toMatch(/\{%|<t[dr]|swagger-/);
+  });
+
+  it('unwraps <u> and unknown HTML because GitBook\'s format has no underline mark and no HTML block', () => {
+    const variants = (name: string) => ((gitbookSchema(name)?.oneOf ?? []) as Array<{ $ref: string }>).map((variant) => variant.$ref.split('/').pop());
+
+    // If @gitbook/api ever adds either, <u> and unknown HTML should read as it.
+    expect(variants('DocumentTextMark')).toEqual([
+      'DocumentMarkBold',
+      'DocumentMarkItalic',
+      'DocumentMarkCode',
+      'DocumentMarkKeyboard',
+      'DocumentMarkStrikethrough',
+      'DocumentMarkColor',
+      'DocumentMarkSuperscript',
+      'DocumentMarkSubscript',
+    ]);
+    const blockTypes = variants('DocumentBlock').flatMap((name) => ((gitbookSchema(name!)?.properties as { type: { enum: string[] } }).type.enum));
+    expect(blockTypes).toEqual(expect.arrayContaining(['paragraph', 'embed', 'integration', 'table']));
+    expect(blockTypes.filter((type) => /html|markup|raw-|custom/i.test(type))).toEqual([]);
+    // The embed block embeds a URL, not markup.
+    expect(Object.keys((gitbookSchema('DocumentBlockEmbed')?.properties as { data: { properties: object } }).data.properties)).toEqual(['url', 'fullWidth']);
   });
 
   it('keeps HTML inside code as text', () => {
