@@ -1,3 +1,6 @@
+import { execFile } from 'child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
 import { join } from 'path';
 import { markdownToDocument } from '@quire/content/markdown';
 import { cloneFixtureBundle } from '@quire/content/markdown/testing/fixture-bundles';
@@ -17,6 +20,15 @@ const COMPARED_PASSES = 8;
  * With `QUIRE_BENCH_BASELINE_DIR` naming a checkout of another commit (`git worktree add
  * /tmp/base main`), that checkout's converter runs too, its passes interleaved with these in
  * the same process, and the ratio is printed: the figure to compare on a noisy host.
+ *
+ * With `QUIRE_BENCH_CALLGRIND=1` as well, the comparison counts instructions instead of timing
+ * them, which does not depend on the host's load: each converter runs in a process of its own
+ * (markdown-parse.child.ts) under `valgrind --tool=callgrind`, once with 1 pass over the pages
+ * and once with 3; the difference over 2 is the instructions of one warmed-up pass (start-up,
+ * compiling the TypeScript and the first pass's JIT work cancel out). The ratio printed is this
+ * checkout's count over the baseline's. Each run takes some minutes (valgrind is ~50x slower).
+ *   git worktree add /tmp/base <commit> && cp -al node_modules /tmp/base/
+ *   QUIRE_BENCH_BASELINE_DIR=/tmp/base QUIRE_BENCH_CALLGRIND=1 npm run bench -- markdown-parse
  */
 export async function run(): Promise<void> {
   const bundle = cloneFixtureBundle('pgsqlTw');
@@ -24,6 +36,7 @@ export async function run(): Promise<void> {
     const pages = bundle.markdownFiles.map((file) => file.text);
     const bytes = pages.reduce((total, page) => total + Buffer.byteLength(page), 0);
     const baselineDir = process.env.QUIRE_BENCH_BASELINE_DIR;
+    if (baselineDir && process.env.QUIRE_BENCH_CALLGRIND === '1') return await compareInstructions(pages, baselineDir);
     if (baselineDir) return compareWithBaseline(pages, baselineDir);
     for (let pass = 0; pass < WARM_UP_PASSES; pass++) {
       for (const page of pages) markdownToDocument(page);
@@ -69,4 +82,34 @@ function compareWithBaseline(pages: string[], baselineDir: string): void {
   }
   const rate = (seconds: number) => Math.round(pages.length / seconds);
   console.log(`markdown-parse: ${pages.length} pages, baseline ${rate(baselineSeconds)} pages/s, this ${rate(currentSeconds)} pages/s, ratio ${(baselineSeconds / currentSeconds).toFixed(3)} (above 1: faster than the baseline)`);
+}
+
+const CALLGRIND_PASSES = [1, 3] as const;
+
+async function compareInstructions(pages: string[], baselineDir: string): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'quire-markdown-parse-'));
+  try {
+    const pagesFile = join(dir, 'pages.json');
+    writeFileSync(pagesFile, JSON.stringify(pages));
+    const count = (converterDir: string, passes: number, name: string) =>
+      new Promise<number>((resolve, reject) => {
+        const args = ['--tool=callgrind', `--callgrind-out-file=${join(dir, `${name}-${passes}.out`)}`, process.execPath, '-r', '@swc-node/register', join(__dirname, 'markdown-parse.child.ts'), converterDir, pagesFile, String(passes)];
+        execFile('valgrind', args, { maxBuffer: 64 * 1024 * 1024 }, (error, _stdout, stderr) => {
+          const collected = /Collected : (\d+)/.exec(stderr);
+          if (error || !collected) reject(error ?? new Error(`no instruction count from valgrind:\n${stderr.slice(-2000)}`));
+          else resolve(Number(collected[1]));
+        });
+      });
+    // One side's two runs at a time: two processes for the host's two cores.
+    const perPass = async (converterDir: string, name: string) => {
+      const [few, many] = await Promise.all(CALLGRIND_PASSES.map((passes) => count(converterDir, passes, name)));
+      return (many - few) / (CALLGRIND_PASSES[1] - CALLGRIND_PASSES[0]);
+    };
+    const baseline = await perPass(baselineDir, 'baseline');
+    const current = await perPass(join(__dirname, '..'), 'this');
+    const millions = (n: number) => `${Math.round(n / 1e6)} M`;
+    console.log(`markdown-parse (callgrind): ${pages.length} pages, instructions per pass: baseline ${millions(baseline)}, this ${millions(current)}, ratio ${(current / baseline).toFixed(3)} (below 1: fewer than the baseline)`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

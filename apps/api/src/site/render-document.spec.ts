@@ -91,6 +91,20 @@ describe('renderDocument', () => {
     expect(out).toContain('<span class="card-title">guide</span><span class="card-meta">How to set up</span>');
   });
 
+  it('links a files column\'s files, by id (as an API read resolves them) and by path (as imported)', () => {
+    const table = (value: unknown) => ({
+      object: 'block',
+      type: 'table',
+      isVoid: true,
+      data: { view: { type: 'grid', columns: ['c1'] }, records: { r1: { orderIndex: 'a0', values: { c1: value } } }, definition: { c1: { id: 'c1', title: 'F', type: 'files' } } },
+      fragments: [],
+    });
+    const fileLink = '<a href="/sites/acme/space1/~/files/img1/a%20b.png?v=ffffffffffff">a b.png</a>';
+
+    expect(render(doc(table(['img1'])))).toContain(fileLink);
+    expect(render(doc(table(['../.gitbook/assets/a b.png'])))).toContain(fileLink);
+  });
+
   it('gives every heading a unique anchor and reports the outline', () => {
     const { body, outline } = renderDocument(markdownToDocument('## Setup\n\n## Setup\n\n{% stepper %}\n{% step %}\n### Setup\nx\n{% endstep %}\n{% endstepper %}\n').document, { index, urls });
     expect(outline.map((o) => o.id)).toEqual(['setup', 'setup-1', 'setup-2']);
