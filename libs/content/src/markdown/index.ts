@@ -5,7 +5,9 @@
  * references keep the raw relative URL they have in the markdown (markdown escapes undone, no
  * percent-decoding) instead of GitBook ids:
  * - links, mentions, content-refs and images: `ref: { kind: 'url', url: '../other-page.md' }`;
- * - `{% file %}` blocks, whose schema only allows file refs: `ref: { kind: 'file', file: '../.gitbook/assets/x.pdf' }`.
+ * - `{% file %}` blocks, whose schema only allows file refs: `ref: { kind: 'file', file: '../.gitbook/assets/x.pdf' }`;
+ * - table record values of `content-ref` (a card's target), `image` (a card's cover) and `files`
+ *   columns: the same URL refs, and paths for files.
  * Reads resolve them to page and file ids of the revision (resolveDocumentRefs); documents
  * written with id refs (`{kind:'page'}`, `{kind:'anchor'}`, `{kind:'file', file: <id>}`) come out
  * as `/pages/<id>` and `/files/<id>` links, which the content API's writes resolve to paths.
@@ -17,6 +19,10 @@
  * container may not hold is moved after it (a code block in a hint splits the hint), images and
  * block math become inline where only paragraphs fit, and a table in a tab goes into an info
  * hint. See fit-schema-nesting.ts.
+ *
+ * GitBook's retired API method block (`{% swagger method path %}` with `swagger-parameter` and
+ * `swagger-response`) has no block in the format: it reads as the standard blocks GitBook turned
+ * every such block into in 2024 (api-method-blocks.ts).
  *
  * HTML is read with a parser (html-fragments.ts): what GitBook writes for blocks markdown cannot
  * hold (tables and cards, figures and dark-mode pictures, aligned text, buttons, icons, mentions,

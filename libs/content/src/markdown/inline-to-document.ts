@@ -317,7 +317,8 @@ export class InlineBuilder {
     if (text === '') return;
     const target = this.target();
     const marks = marksOf(this.active | extra);
-    const color = this.colors.findLast((c) => c !== null);
+    // Most text is outside any `<mark>`: no search (and no closure) for it.
+    const color = this.colors.length === 0 ? undefined : this.colors.findLast((c) => c !== null);
     if (color) marks.push(color);
     const next = leaf(text, marks);
     const last = target[target.length - 1];
