@@ -103,6 +103,12 @@ export class CommandExecutor {
     await this.projector.waitFor(position, eventTypes, this.readModelTimeoutMs);
     await this.readCaches?.waitFor(position, this.readModelTimeoutMs);
   }
+
+  /** Resolves once the named read models, and every live process's read caches, have passed `position`. */
+  async waitForReadModels(position: Position, names: readonly string[], timeoutMs = this.readModelTimeoutMs): Promise<void> {
+    await this.projector.waitForProjections(position, names, timeoutMs);
+    await this.readCaches?.waitFor(position, timeoutMs);
+  }
 }
 
 /** Folds recorded events into an aggregate's state. */

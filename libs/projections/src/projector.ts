@@ -379,6 +379,11 @@ export class Projector {
     return this.waitForNames(position, names, timeoutMs);
   }
 
+  /** Resolves once each named projection has passed `position` (a name this process does not know is never waited for). */
+  waitForProjections(position: Position, names: readonly string[], timeoutMs = 10_000): Promise<void> {
+    return this.waitForNames(position, names.filter((n) => this.projections.some((p) => p.name === n)), timeoutMs);
+  }
+
   private waitForNames(position: Position, names: string[], timeoutMs: number): Promise<void> {
     if (names.every((n) => comparePositions(this.checkpoints.get(n) ?? START, position) >= 0)) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {

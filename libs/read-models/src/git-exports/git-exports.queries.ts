@@ -1,6 +1,7 @@
 import { Queryable } from '@quire/platform/db/db';
 import { ListResponse } from '@quire/platform/http/pagination';
-import { GitRunView, listSpaceGitRuns, presentGitRun } from '../git-runs/space-git-runs';
+import { GitRunView, gitRunsAppliedThrough, listSpaceGitRuns, presentGitRun } from '../git-runs/space-git-runs';
+import { Position } from '@quire/event-store/position';
 
 export interface GitExportRun extends GitRunView {
   object: 'git-export';
@@ -16,6 +17,11 @@ export class GitExportQueries {
 
   list(spaceId: string, opts: { page?: string; limit: number }): Promise<ListResponse<GitExportRun>> {
     return listSpaceGitRuns(this.db, 'rm_git_exports', spaceId, opts, present);
+  }
+
+  /** How far these runs' read model has applied the event stream (read after a page, it covers the page). */
+  appliedThrough(): Promise<Position> {
+    return gitRunsAppliedThrough(this.db, 'rm_git_exports');
   }
 }
 

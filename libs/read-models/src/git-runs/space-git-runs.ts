@@ -1,4 +1,5 @@
 import { Queryable } from '@quire/platform/db/db';
+import { Position, START } from '@quire/event-store/position';
 import { decodeCursor, ListResponse, timeIdCursor, toPage } from '@quire/platform/http/pagination';
 
 /** What every git run of a space shows, an import's or an export's. */
@@ -33,6 +34,19 @@ export async function listSpaceGitRuns<T>(db: Queryable, table: GitRunTable, spa
   );
   const count = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE space_id = $1`, [spaceId]);
   return toPage(r.rows, opts.limit, present, (row) => [new Date(row.requested_at).toISOString(), row.id], count.rows[0].n);
+}
+
+const OWNER: Record<GitRunTable, string> = { rm_git_imports: 'git-imports', rm_git_exports: 'git-exports' };
+
+/**
+ * How far the projection that owns `table` has applied the event stream. Its checkpoint moves in
+ * the same transaction as its rows, so read after a page of runs it is at or past every run the
+ * page shows.
+ */
+export async function gitRunsAppliedThrough(db: Queryable, table: GitRunTable): Promise<Position> {
+  const r = await db.query<{ commit_pos: string; prepare_pos: string }>(`SELECT commit_pos, prepare_pos FROM quire_projections WHERE name = $1`, [OWNER[table]]);
+  const row = r.rows[0];
+  return row ? { commit: BigInt(row.commit_pos), prepare: BigInt(row.prepare_pos) } : START;
 }
 
 /** The fields every run's row has, as the API shows them. */

@@ -4,11 +4,14 @@ import { Caller, CurrentCaller } from '../../http/auth';
 import { parseInput } from '../../http/validation';
 import { AccessService } from '../../permissions/access.service';
 import { listGitRunsQuery } from '../../git-runs/list-git-runs.query';
+import { waitForRunsEffects } from '../../git-runs/runs-effects';
+import { CommandExecutor } from '@quire/projections/command-executor';
 
 @Controller('v1/spaces/:spaceId/git')
 export class ListGitExportsController {
   constructor(
     private readonly access: AccessService,
+    private readonly executor: CommandExecutor,
     private readonly exports: GitExportQueries,
   ) {}
 
@@ -16,6 +19,8 @@ export class ListGitExportsController {
   @Get('exports')
   async list(@Param('spaceId') spaceId: string, @Query() query: unknown, @CurrentCaller() caller: Caller) {
     await this.access.spaceAccess(caller, spaceId, 'read');
-    return this.exports.list(spaceId, parseInput(listGitRunsQuery, query, 'query'));
+    const runs = await this.exports.list(spaceId, parseInput(listGitRunsQuery, query, 'query'));
+    await waitForRunsEffects(this.executor, await this.exports.appliedThrough());
+    return runs;
   }
 }
