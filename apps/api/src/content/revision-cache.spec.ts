@@ -2,7 +2,7 @@ import { RevisionCache } from './revision-cache';
 
 describe('RevisionCache', () => {
   it('loads a key once, also for concurrent reads of it', async () => {
-    const cache = new RevisionCache();
+    const cache = new RevisionCache({ contentCacheBytes: 16 * 1024 * 1024 });
     let loads = 0;
     const load = async () => {
       loads++;
@@ -16,7 +16,7 @@ describe('RevisionCache', () => {
   });
 
   it('keeps nothing for a load that finds nothing (a revision the read model does not hold yet)', async () => {
-    const cache = new RevisionCache();
+    const cache = new RevisionCache({ contentCacheBytes: 16 * 1024 * 1024 });
     let held: string | undefined;
     const load = async () => held;
     expect(await cache.get(['revision', 's', 'r2'], load, () => 1)).toBeUndefined();
@@ -25,7 +25,7 @@ describe('RevisionCache', () => {
   });
 
   it('drops the least recently used entries once their bytes pass the bound', async () => {
-    const cache = new RevisionCache();
+    const cache = new RevisionCache({ contentCacheBytes: 96 * 1024 * 1024 });
     let loads = 0;
     const big = async () => {
       loads++;

@@ -1,8 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-
-/** Memory for what is computed from revisions, by an estimate of the bytes it holds. */
-const REVISION_CACHE_BYTES = 96 * 1024 * 1024;
+import { QUIRE_CONFIG, type QuireConfig } from '@quire/platform/config/config';
 
 interface Entry {
   value: unknown;
@@ -17,15 +15,22 @@ type Load = () => Promise<Entry | undefined>;
  * changes, so an entry is never stale and nothing read from one is computed twice while it stays
  * in memory; the least recently used entries go first when the bytes run out. Keys name the
  * revision (or a blob, which names its bytes); which revision is live is never cached here.
- * Concurrent reads of one missing key share one load.
+ * Concurrent reads of one missing key share one load. Its size is QUIRE_CONTENT_CACHE_MB: an LRU
+ * read in a cycle wider than it (a crawler, a search engine, the read-path bench going through a
+ * 1,000-page space live and in a past revision) hits nothing, so it should hold the documents of
+ * the spaces a process serves (96 MiB held about 2,000 documents of the bench's pages: too few).
  */
 @Injectable()
 export class RevisionCache {
-  private readonly entries = new LRUCache<string, Entry, Load>({
-    maxSize: REVISION_CACHE_BYTES,
-    sizeCalculation: (entry) => Math.max(1, entry.bytes),
-    fetchMethod: (_key, _stale, { context }) => context(),
-  });
+  private readonly entries: LRUCache<string, Entry, Load>;
+
+  constructor(@Inject(QUIRE_CONFIG) config: Pick<QuireConfig, 'contentCacheBytes'>) {
+    this.entries = new LRUCache<string, Entry, Load>({
+      maxSize: config.contentCacheBytes,
+      sizeCalculation: (entry) => Math.max(1, entry.bytes),
+      fetchMethod: (_key, _stale, { context }) => context(),
+    });
+  }
 
   /**
    * The value under `key`, loaded once when absent. `load` answering undefined keeps nothing (a

@@ -66,6 +66,7 @@ const schema = z.object({
   QUIRE_PAGE_MAX_BYTES: z.coerce.number().int().min(1024).default(1_000_000),
   QUIRE_PAGE_MAX_BLOCKS: z.coerce.number().int().min(10).default(10_000),
   QUIRE_IMPORT_MAX_BYTES: z.coerce.number().int().min(1024).default(DEFAULT_IMPORT_MAX_BYTES),
+  QUIRE_CONTENT_CACHE_MB: z.coerce.number().int().min(1).max(65_536).default(256),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_PRETTY: optional(bool),
 });
@@ -99,6 +100,8 @@ export interface QuireConfig {
   /** How long ask waits for the model before answering from the sources. */
   askModelTimeoutMs: number;
   commandTimeoutMs: number;
+  /** Memory (estimated) each API process gives to what it computed from revisions (apps/api/src/content/revision-cache.ts). */
+  contentCacheBytes: number;
   rateLimitPerMinute: number;
   /** Failed authentications per minute per client address before it gets 429s; 0 turns it off. */
   authFailureLimitPerMinute: number;
@@ -149,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       : undefined,
     askModelTimeoutMs: e.QUIRE_ASK_MODEL_TIMEOUT_MS,
     commandTimeoutMs: e.QUIRE_COMMAND_TIMEOUT_MS,
+    contentCacheBytes: e.QUIRE_CONTENT_CACHE_MB * 1024 * 1024,
     rateLimitPerMinute: e.QUIRE_RATE_LIMIT,
     authFailureLimitPerMinute: e.QUIRE_AUTH_FAILURE_LIMIT,
     trustProxy: e.QUIRE_TRUST_PROXY ?? false,
