@@ -70,6 +70,13 @@ export async function copyObjects(from: SpaceRepo, to: SpaceRepo, oids: Iterable
   const pending = [...oids];
   let copied = 0;
   let next = 0;
+  // One mkdir per object directory (256 at most), not one per object.
+  const directories = new Map<string, Promise<unknown>>();
+  const directory = (path: string) => {
+    let made = directories.get(path);
+    if (!made) directories.set(path, (made = fs.promises.mkdir(path, { recursive: true })));
+    return made;
+  };
   const worker = async () => {
     while (next < pending.length) {
       const oid = pending[next++];
@@ -78,7 +85,7 @@ export async function copyObjects(from: SpaceRepo, to: SpaceRepo, oids: Iterable
       copied++;
       const src = loosePath(from, oid);
       if (fs.existsSync(src)) {
-        await fs.promises.mkdir(join(dest, '..'), { recursive: true });
+        await directory(join(dest, '..'));
         try {
           await fs.promises.link(src, dest);
           continue;
