@@ -29,7 +29,6 @@ CREATE INDEX IF NOT EXISTS quire_events_global_order ON quire_events (transactio
 -- p_events: a JSON array of {id, type, schemaVersion, data, metadata}, in stream order. One
 -- jsonb parameter: the client serialises the batch once, the server parses it once and walks
 -- it in order (indexing jsonb[] parameters by position walked the arrays again for every row).
-DROP FUNCTION IF EXISTS quire_append(text, bigint, uuid[], text[], int[], jsonb[], jsonb[]);
 CREATE OR REPLACE FUNCTION quire_append(p_stream text, p_expected bigint, p_events jsonb)
 RETURNS TABLE (out_conflict boolean, out_version bigint, out_tx text, out_last_position bigint) LANGUAGE plpgsql AS $$
 DECLARE
@@ -61,5 +60,17 @@ BEGIN
   SELECT max(global_position) INTO v_last FROM inserted;
   RETURN QUERY SELECT false, v_new, pg_current_xact_id()::text, v_last;
 END;
+$$;
+
+-- The previous signature (seven arrays), kept for processes of the previous version while an
+-- installation is upgraded one process at a time: their appends go through the function above,
+-- with the same checks, instead of failing until they are replaced.
+CREATE OR REPLACE FUNCTION quire_append(
+  p_stream text, p_expected bigint, p_ids uuid[], p_types text[], p_versions int[], p_data jsonb[], p_meta jsonb[]
+) RETURNS TABLE (out_conflict boolean, out_version bigint, out_tx text, out_last_position bigint) LANGUAGE sql AS $$
+  SELECT * FROM quire_append(p_stream, p_expected, (
+    SELECT coalesce(jsonb_agg(jsonb_build_object('id', p_ids[i], 'type', p_types[i], 'schemaVersion', p_versions[i], 'data', p_data[i], 'metadata', p_meta[i]) ORDER BY i), '[]'::jsonb)
+      FROM generate_subscripts(p_ids, 1) AS i
+  ))
 $$;
 `;

@@ -22,6 +22,29 @@ describe('PostgreSQL event store under concurrency', () => {
     await database.drop();
   });
 
+  it("keeps the previous version's append signature working, with its version check, during a rolling upgrade", async () => {
+    const previous = (expected: number | null, ids: string[]) =>
+      db.query<{ out_conflict: boolean; out_version: number }>(`SELECT * FROM quire_append($1, $2, $3::uuid[], $4::text[], $5::int[], $6::jsonb[], $7::jsonb[])`, [
+        'rolling-upgrade',
+        expected,
+        ids,
+        ids.map(() => 'T'),
+        ids.map(() => 1),
+        ids.map((_, i) => JSON.stringify({ n: i })),
+        ids.map(() => '{}'),
+      ]);
+    const first = [randomUUID(), randomUUID()];
+    expect((await previous(0, first)).rows[0]).toMatchObject({ out_conflict: false, out_version: 2 });
+    expect((await previous(0, [randomUUID()])).rows[0]).toMatchObject({ out_conflict: true, out_version: 2 });
+    expect((await previous(2, [randomUUID()])).rows[0]).toMatchObject({ out_conflict: false, out_version: 3 });
+    const events = await store.readStream('rolling-upgrade');
+    expect(events.map((e) => [e.id, e.streamVersion, e.data])).toEqual([
+      [first[0], 1, { n: 0 }],
+      [first[1], 2, { n: 1 }],
+      [expect.any(String), 3, { n: 0 }],
+    ]);
+  });
+
   it('given a transaction that commits after a later one, a $all reader never passes it', async () => {
     const early = new Client({ connectionString: database.url });
     const late = new Client({ connectionString: database.url });
