@@ -24,7 +24,7 @@ export class ExportGitRepositoryHandler implements ICommandHandler<ExportGitRepo
       credentials,
       job,
       record: () =>
-        this.executor.execute({
+        this.executor.append({
           stream: spaceStream(spaceId),
           aggregate: gitExportAggregate,
           decide: (state, ctx) => decideGitExport({ type: 'RequestGitExport', spaceId, request: { ...request, exportId }, requestedBy: actorId }, state, ctx),

@@ -24,7 +24,7 @@ export class ImportGitRepositoryHandler implements ICommandHandler<ImportGitRepo
       credentials,
       job,
       record: () =>
-        this.executor.execute({
+        this.executor.append({
           stream: spaceStream(spaceId),
           aggregate: spaceGitImportsAggregate,
           decide: (state, ctx) => decideGitImport({ type: 'RequestGitImport', spaceId, request: { ...request, importId }, requestedBy: actorId }, state, ctx),
