@@ -4,6 +4,8 @@ export interface SourceTree {
   /** All file paths relative to the repository root, '/'-separated. */
   files(): string[];
   read(path: string): Promise<Uint8Array | undefined>;
+  /** Blob id of a file, where the tree knows it (git), for callers that cache by content. */
+  oidOf?(path: string): string | undefined;
   /** Why the commit has something at a path `files()` does not list (a submodule, a link
    * that leads nowhere), to say more than "missing"; undefined when there is nothing there. */
   absent?(path: string): string | undefined;

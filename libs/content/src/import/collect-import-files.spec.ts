@@ -75,6 +75,16 @@ describe('mayReferenceAssets', () => {
   it('is false for a page without any of them', () => {
     expect(mayReferenceAssets('# Title\n\nText with a [link](other.md) and `code`.\n')).toBe(false);
   });
+
+  it('is false for links to absolute URLs, which are never files of the repository', () => {
+    const pages = ['See [the site](https://example.com).', 'A [file](https://example.com/a.pdf)', '[cdn](//cdn.example.com/a.pdf)', '[site]: https://example.com/a.pdf', '[mail](<mailto:a@example.com>)'];
+    for (const page of pages) {
+      expect(referencedAssets(page)).toEqual([]);
+      expect(mayReferenceAssets(page)).toBe(false);
+    }
+    // ... while a relative file beside one is still seen.
+    expect(mayReferenceAssets('See [the site](https://example.com) and [the sheet](files/a.csv).')).toBe(true);
+  });
 });
 
 describe('collectImportFiles: includes, linked files, legacy folders and Git LFS', () => {

@@ -1,5 +1,5 @@
 import { referencedAssetPaths, type ImportedLayout, type ImportedPage, type SourceTree } from '@quire/content/gitsync';
-import { frontMatterProblem, referencedAssets, referencedIncludes } from '@quire/content/markdown';
+import { frontMatterProblem, parseBlobMarkdown, referencedAssets, referencedIncludes } from '@quire/content/markdown';
 import { imageSize } from 'image-size';
 import { contentTypeOf } from './content-type';
 
@@ -64,7 +64,9 @@ export async function collectImportFiles(opts: CollectImportFilesOptions): Promi
       const markdown = decoder.decode(bytes);
       const problem = frontMatterProblem(markdown);
       if (problem) warn(`${sourcePath}: front matter is not valid YAML (${problem}); its description, icon and other settings are ignored`);
-      const urls = mayReferenceAssets(markdown) ? referencedAssets(markdown) : [];
+      // Parsed through the process's blob cache: a re-import parses only the pages that changed.
+      const oid = tree.oidOf?.(sourcePath);
+      const urls = mayReferenceAssets(markdown) ? referencedAssets(markdown, oid ? parseBlobMarkdown(oid, markdown) : undefined) : [];
       const refs = referencedAssetPaths(sourcePath, urls, tree, { docsRoot: layout.docsRoot });
       for (const found of refs.found) {
         if (relative(found.path) === undefined) warn(`${sourcePath}: ${found.url} is outside the docs root; not imported`);
@@ -117,10 +119,12 @@ function isLfsPointer(bytes: Uint8Array): boolean {
 /**
  * referencedAssets parses the whole page; most pages of a large space reference no file,
  * and one look for the syntaxes that can (Markdown and HTML images, `{% file %}`, a cover,
- * any mention of the assets folder) spares their parse. The worker parses every page again
- * when it builds documents, so this keeps the import from doing it twice for nothing.
+ * any mention of the assets folder) spares their parse. A link to an absolute URL
+ * (`[site](https://example.com)`, on most pages) is not a file of the repository. The read
+ * models parse every page again when they build documents and index them, so this keeps the
+ * import from doing it twice for nothing.
  */
-const ASSET_SYNTAX = /!\[|<img|<source|srcset|\{%\s*file|^\s*cover\s*:|\.gitbook\/assets|\{%\s*include|\]:?\s*\(?<?[^\s)>]*\.(?!(?:md|markdown|html?)\b)[a-z0-9]{1,8}[)>#?\s]|\]\(\s*<[^>\n]*\.(?!(?:md|markdown|html?)>)[a-z0-9]{1,8}>|href=/im;
+const ASSET_SYNTAX = /!\[|<img|<source|srcset|\{%\s*file|^\s*cover\s*:|\.gitbook\/assets|\{%\s*include|\]:?\s*\(?<?(?![a-z][a-z0-9+.-]*:|\/\/|[(<])[^\s)>]*\.(?!(?:md|markdown|html?)\b)[a-z0-9]{1,8}[)>#?\s]|\]\(\s*<(?![a-z][a-z0-9+.-]*:|\/\/)[^>\n]*\.(?!(?:md|markdown|html?)>)[a-z0-9]{1,8}>|href=/im;
 
 export function mayReferenceAssets(markdown: string): boolean {
   return ASSET_SYNTAX.test(markdown);

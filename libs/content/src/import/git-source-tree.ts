@@ -3,7 +3,6 @@ import type { SourceTree } from '@quire/content/gitsync';
 import { parseTree, type PackObjectReader } from './pack-reader';
 
 export interface GitSourceTree extends SourceTree {
-  /** Blob id of a file, for callers that deduplicate by content. */
   oidOf(path: string): string | undefined;
 }
 

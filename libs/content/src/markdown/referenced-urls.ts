@@ -1,4 +1,4 @@
-import type { DocumentBlock, DocumentFragment, DocumentInline, DocumentText } from './document.types';
+import type { DocumentBlock, DocumentFragment, DocumentInline, DocumentText, ParsedPageMarkdown } from './document.types';
 import { markdownToDocument } from './markdown-to-document';
 import { splitHtml } from './html-fragments';
 import { refUrl } from './inline-to-markdown';
@@ -16,10 +16,11 @@ const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
  * (`[Download](.gitbook/assets/doc.pdf)`, GitBook's export form) and the front matter
  * `cover`. As written (markdown escapes undone, no
  * percent-decoding), in order of appearance, without duplicates; absolute URLs (`https:`,
- * `data:`, `//host`) and fragment-only references are left out.
+ * `data:`, `//host`) and fragment-only references are left out. `parsed` is the page's
+ * markdownToDocument, when the caller has it already (parseBlobMarkdown).
  */
-export function referencedAssets(markdown: string): string[] {
-  const { frontMatter, document } = markdownToDocument(markdown);
+export function referencedAssets(markdown: string, parsed: ParsedPageMarkdown = markdownToDocument(markdown)): string[] {
+  const { frontMatter, document } = parsed;
   const urls = new Set<string>();
   const add = (url: string) => {
     if (url !== '' && !url.startsWith('#') && !url.startsWith('//') && !HAS_SCHEME.test(url)) urls.add(url);
