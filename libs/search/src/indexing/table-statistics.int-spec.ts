@@ -1,0 +1,40 @@
+import type { Db } from '@quire/platform/db/db';
+import { PgDb } from '@quire/platform/db/pg-db';
+import { PgliteDb } from '@quire/platform/db/pglite-db';
+import { createTestDatabase, TestDatabase } from '../../../../test/support/databases';
+import { statisticsOutgrown } from './table-statistics';
+
+describe.each(['postgres', 'pglite'] as const)('statisticsOutgrown (%s)', (kind) => {
+  let db: Db;
+  let database: TestDatabase | undefined;
+  const insert = (from: number, count: number) => db.query(`INSERT INTO t (n) SELECT g FROM generate_series($1::int, $2::int) AS g`, [from, from + count - 1]);
+
+  beforeEach(async () => {
+    if (kind === 'postgres') {
+      database = await createTestDatabase('quire_stats');
+      db = new PgDb(database.url);
+    } else db = await PgliteDb.open();
+    await db.exec('CREATE TABLE t (n int)');
+  });
+  afterEach(async () => {
+    await db.close();
+    await database?.drop();
+  });
+
+  it('is true for a table never analyzed, or analyzed while empty', async () => {
+    expect(await statisticsOutgrown(db, 't', 1000)).toBe(true);
+    await db.exec('ANALYZE t');
+    expect(await statisticsOutgrown(db, 't', 1000)).toBe(true);
+  });
+
+  it('is false while the change stays within a tenth of the rows last analyzed, true past it', async () => {
+    await insert(1, 10_000);
+    await db.exec('ANALYZE t');
+    expect(await statisticsOutgrown(db, 't', 900)).toBe(false);
+    expect(await statisticsOutgrown(db, 't', 1100)).toBe(true);
+  });
+
+  it('counts a table it cannot find as never analyzed', async () => {
+    expect(await statisticsOutgrown(db, 'no_such_table', 10)).toBe(true);
+  });
+});
