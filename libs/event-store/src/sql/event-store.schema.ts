@@ -1,6 +1,6 @@
 /**
  * Events and stream versions. `transaction_id` orders events by appending transaction so that
- * readers can stop at the oldest transaction still in flight (pg_snapshot_xmin): a sequence
+ * readers can stop at the oldest transaction still in flight (quire_read_horizon): a sequence
  * number alone is handed out before commit, and a reader following it would skip an event
  * whose transaction commits after a later one.
  */
@@ -23,6 +23,34 @@ CREATE TABLE IF NOT EXISTS quire_events (
   UNIQUE (stream_id, stream_version)
 );
 CREATE INDEX IF NOT EXISTS quire_events_global_order ON quire_events (transaction_id, global_position);
+
+-- Where $all readers stop: before the oldest transaction still in flight that could append here.
+-- pg_snapshot_xmin alone is the oldest in the whole cluster, so one long transaction in ANY
+-- database of the server (a report, a migration, another installation's rebuild) held back every
+-- installation's readers until it ended. A transaction never changes database, so one that
+-- pg_stat_activity shows running in another database cannot hold our events and is passed over.
+-- Anything not known to be elsewhere still holds readers back: this database's transactions,
+-- ones that ended after our snapshot, prepared ones, backends whose database is hidden. The
+-- activity lookup (a copy of every backend's status) is taken only when committed events already
+-- wait beyond the cluster-wide horizon, which is the case it helps (about 1 ms against 0.1 ms).
+-- STABLE: it sees the calling statement's snapshot, the one the reader's rows come from.
+-- PL/pgSQL keeps its plans for the session (a SQL function was planned again at every call).
+CREATE OR REPLACE FUNCTION quire_read_horizon() RETURNS xid8 LANGUAGE plpgsql STABLE AS $$
+DECLARE
+  s pg_snapshot := pg_current_snapshot();
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM quire_events WHERE transaction_id >= pg_snapshot_xmin(s)) THEN
+    RETURN pg_snapshot_xmin(s);
+  END IF;
+  RETURN (
+    SELECT coalesce(min(x), pg_snapshot_xmax(s))
+      FROM pg_snapshot_xip(s) AS x
+     WHERE x::xid NOT IN (
+       SELECT a.backend_xid FROM pg_stat_get_activity(NULL) AS a
+        WHERE a.backend_xid IS NOT NULL
+          AND a.datid <> (SELECT oid FROM pg_database WHERE datname = current_database())));
+END;
+$$;
 
 -- One round trip per append: check the expected version, bump it, insert the events.
 -- p_expected: NULL = any, 0 = the stream must not exist, n = the stream is at version n.

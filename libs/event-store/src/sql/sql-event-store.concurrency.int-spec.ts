@@ -82,6 +82,61 @@ describe('PostgreSQL event store under concurrency', () => {
     }
   });
 
+  it("given a long transaction in another database of the server, this database's readers are not held back by it", async () => {
+    const elsewhere = await createTestDatabase();
+    const other = new Client({ connectionString: elsewhere.url });
+    await other.connect();
+    try {
+      // An open transaction that has written (holds a transaction id) in a neighbouring database:
+      // a report, a migration, another installation's rebuild.
+      await other.query('BEGIN');
+      await other.query('CREATE TABLE held (n int)');
+      const { rows } = await other.query<{ xid: string }>('SELECT pg_current_xact_id()::text AS xid');
+      const from = await store.headPosition();
+      await store.append('beside-a-long-transaction', [{ type: 'T', data: {} }], 'no_stream');
+
+      // The cluster-wide horizon is stuck behind it...
+      const clusterWide = await db.query<{ xmin: string }>(`SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin`);
+      expect(BigInt(clusterWide.rows[0].xmin)).toBeLessThanOrEqual(BigInt(rows[0].xid));
+      // ...ours reads the committed event at once.
+      const seen = (await store.readAll(from, 100)).filter((e) => e.streamId === 'beside-a-long-transaction');
+      expect(seen).toHaveLength(1);
+      expect((await store.headPosition()).commit).toBeGreaterThan(BigInt(rows[0].xid));
+    } finally {
+      await other.query('ROLLBACK');
+      await other.end();
+      await elsewhere.drop();
+    }
+  });
+
+  it("given this database's own transaction in flight, readers still stop before it while a neighbour's is passed over", async () => {
+    const elsewhere = await createTestDatabase();
+    const other = new Client({ connectionString: elsewhere.url });
+    const mine = new Client({ connectionString: database.url });
+    await other.connect();
+    await mine.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query('CREATE TABLE held (n int)');
+      const from = await store.headPosition();
+      await mine.query('BEGIN');
+      await mine.query(`SELECT * FROM quire_append($1, NULL, $2::jsonb)`, [
+        'held-here',
+        JSON.stringify([{ id: randomUUID(), type: 'T', schemaVersion: 1, data: {}, metadata: {} }]),
+      ]);
+      await store.append('after-held-here', [{ type: 'T', data: {} }], 'no_stream');
+      expect((await store.readAll(from, 100)).filter((e) => /held-here$/.test(e.streamId))).toHaveLength(0);
+      await mine.query('COMMIT');
+      const seen = (await store.readAll(from, 100)).filter((e) => /held-here$/.test(e.streamId));
+      expect(seen.map((e) => e.streamId)).toEqual(['held-here', 'after-held-here']);
+    } finally {
+      await other.query('ROLLBACK');
+      await mine.end();
+      await other.end();
+      await elsewhere.drop();
+    }
+  });
+
   it('8 writers x 2,000 events on overlapping streams: a subscriber sees each exactly once, in stream order', async () => {
     const writers = 8;
     const perWriter = 2_000;

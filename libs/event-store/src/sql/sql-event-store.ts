@@ -31,8 +31,11 @@ interface EventRow {
 const COLUMNS = `event_id, stream_id, stream_version, transaction_id::text AS tx, global_position::text AS global_position,
   type, schema_version, data, metadata, recorded_at`;
 
-/** Visible to readers: only transactions older than every one still running. */
-const VISIBLE = `transaction_id < pg_snapshot_xmin(pg_current_snapshot())`;
+/**
+ * Visible to readers: only transactions older than every one still running that could append here.
+ * A sub-select, so the horizon is computed once per statement whatever plan is chosen.
+ */
+const VISIBLE = `transaction_id < (SELECT quire_read_horizon())`;
 
 /** The event store over PostgreSQL (`pg`) or embedded PGlite: the same SQL serves both. */
 export class SqlEventStore implements EventStore {
