@@ -1,27 +1,36 @@
-import { loadavg } from 'os';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
+import { loadavg, tmpdir } from 'os';
+import { join } from 'path';
 import { performance } from 'perf_hooks';
 import { generatedFiles } from '@quire/search/testing/search-fixtures';
+import { ApiProcess } from '../test/chaos/chaos-support';
+import { keptTestDatabase } from '../test/support/databases';
 import { startTestQuire, TestQuire } from '../test/support/quire-app';
 import { recordImport } from './merge';
 import { SEARCHES } from './search';
 import { BenchRequest, LoadFigures, measureLoad } from './support/same-body-baseline';
 
 /**
- * `npm run bench -- growth`: how reads and search hold up as an organization grows, on the whole
- * system (API, worker, projector in this process) on a fresh database.
- * 1. One space of BENCH_PAGES (1,000) generated pages of BENCH_SECTIONS (4) sections, published
- *    as a site; then measured: GET content/path/{path} as markdown and as document (member's
- *    token), the published site page (POST /v1/urls/published, then the page's document with the
- *    site token), each with BENCH_CONNECTIONS (8) connections for BENCH_SECONDS (10 s) after a
- *    2 s warm-up, cycling through every page; space and org search over HTTP, one request at a time, a mix of queries
- *    (bench/search.ts's) BENCH_ITERATIONS (10) times after a warm-up pass.
- * 2. BENCH_SPACES - 1 (99) more spaces like it in the same organization (different text each),
- *    appended as events in bulk the way an import records them (no git import), projected.
- * 3. The same figures again, on the first space: the 1-space figures are the baseline of the
- *    same run. Targets: page and site reads p99 within 20% of the 1-space p99; space search
- *    p99 < 30 ms; org search p99 < 60 ms; RSS of the process (API, worker and projector
- *    together: an upper bound of the API's) < 1 GB while serving; the peak while seeding is printed too.
- * The host's load average is printed with each phase: the two phases cannot be interleaved.
+ * `npm run bench -- growth`: how reads and search hold up as an organization grows.
+ * Two installations, each seeded by this process (which runs their worker and projector):
+ * - one space of BENCH_PAGES (1,000) generated pages of BENCH_SECTIONS (4) sections, published as
+ *   a site;
+ * - the same first space and site, and BENCH_SPACES - 1 (99) more spaces like it in the same
+ *   organization (different text each), appended as events in bulk the way an import records them
+ *   (no git import), projected.
+ * Each is served by its own API process (`apps/api`, no projections: the deployment's API
+ * replica), and the two are measured in BENCH_ROUNDS (3) interleaved rounds, medians taken:
+ * GET content/path/{path} as markdown and as document (member's token), the published site page
+ * (POST /v1/urls/published, then the page's document with the site token), each with
+ * BENCH_CONNECTIONS (8) connections for BENCH_SECONDS (10 s) after a 2 s warm-up, cycling through
+ * every page of the first space; space and org search, one request at a time, a mix of queries
+ * (bench/search.ts's) BENCH_ITERATIONS (10) times after a warm-up pass.
+ * Targets: page and site reads p99 within 20% of the 1-space p99; space search p99 < 30 ms; org
+ * search p99 < 60 ms; peak RSS of the API process serving 100 spaces (VmHWM) < 1 GB.
+ * BENCH_GROWTH_DB=<name> keeps the seeded databases (`<name>_<spaces>x<pages>`) and data dirs
+ * (under the temp dir) and reuses them on the next run: seeding 100,000 pages takes minutes.
+ * QUIRE_BENCH_BASELINE_DIR=<checkout> also serves both installations with that checkout's API
+ * (e.g. `git worktree add /tmp/base main`), measured in the same rounds.
  * A short run: BENCH_SPACES=10 BENCH_PAGES=200 BENCH_SECONDS=2.
  */
 const SPACES = Number(process.env.BENCH_SPACES ?? 100);
@@ -30,7 +39,9 @@ const SECTIONS = Number(process.env.BENCH_SECTIONS ?? 4);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 10);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
-
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const KEEP = process.env.BENCH_GROWTH_DB;
+const BASELINE_DIR = process.env.QUIRE_BENCH_BASELINE_DIR;
 
 interface Figures {
   markdown: LoadFigures;
@@ -45,67 +56,144 @@ interface Latency {
   p99: number;
   perQuery: Array<[string, number]>;
 }
+/** What a seeded installation is read with (kept beside its data when BENCH_GROWTH_DB is set). */
+interface Seeded {
+  orgId: string;
+  readerToken: string;
+  siteUrl: string;
+  first: { spaceId: string; pages: Array<{ id: string; path: string }> };
+}
+interface Served {
+  label: string;
+  api: ApiProcess;
+  seeded: Seeded;
+  rounds: Figures[];
+  peakRss: number;
+}
 
 export async function run(): Promise<void> {
-  // Peak RSS while seeding (the bench's own generating and recording included) and while serving.
-  const peak = { seeding: 0, serving: 0 };
-  let phase: keyof typeof peak = 'seeding';
-  const sampler = setInterval(() => (peak[phase] = Math.max(peak[phase], process.memoryUsage().rss)), 200);
-  const q = await startTestQuire();
+  const installations: Array<{ q: TestQuire; seeded: Seeded; spaces: number }> = [];
+  const served: Served[] = [];
   try {
-    const owner = await q.createUser('Growth owner');
-    const reader = await q.createUser('Growth reader');
-    const hostname = `growth-${Date.now()}`;
-    const orgId = (await q.http('POST', '/v1/orgs', { token: owner.token, body: { title: 'Growth', hostname } })).body.id;
-    await owner.api.orgs.updateMemberInOrganizationById(orgId, reader.id, { role: 'read' as any });
-    const first = await seedSpace(q, owner.token, orgId, 0);
-    const site = await q.http('POST', `/v1/orgs/${orgId}/sites`, { token: owner.token, body: { title: 'Growth', basename: 'growth', spaces: [first.spaceId] } });
-    await q.http('POST', `/v1/orgs/${orgId}/sites/${site.body.id}/publish`, { token: owner.token });
-    const siteUrl = `${q.config.publishedUrl}/${hostname}/growth`;
-    process.stdout.write(`  1 space of ${first.pages.length} pages seeded in ${first.ms} ms\n`);
+    for (const spaces of [1, SPACES]) installations.push({ spaces, ...(await seededInstallation(spaces)) });
+    for (const { q, seeded, spaces } of installations) {
+      for (const [side, root] of [['Quire', undefined], ...(BASELINE_DIR ? [['baseline', BASELINE_DIR]] : [])] as Array<[string, string | undefined]>) {
+        const api = new ApiProcess(q.config, { root });
+        await api.start();
+        served.push({ label: `${side}, ${spaces} space${spaces === 1 ? '' : 's'}`, api, seeded, rounds: [], peakRss: 0 });
+      }
+    }
+    const sampler = setInterval(() => served.forEach((s) => (s.peakRss = Math.max(s.peakRss, s.api.memory().rss))), 200);
+    try {
+      for (let round = 1; round <= ROUNDS; round++) {
+        for (const s of served) {
+          s.rounds.push(await measure(s.api.url, s.seeded));
+          report(`round ${round}: ${s.label} (API RSS ${mb(s.api.memory().rss).toFixed(0)} MB)`, s.rounds[s.rounds.length - 1]);
+        }
+      }
+    } finally {
+      clearInterval(sampler);
+    }
+    for (const side of BASELINE_DIR ? ['Quire', 'baseline'] : ['Quire']) {
+      const [one, many] = served.filter((s) => s.label.startsWith(side));
+      const a = medianFigures(one.rounds);
+      const b = medianFigures(many.rounds);
+      process.stdout.write(`\n  ${side}: median of ${ROUNDS} rounds, ${SPACES} spaces vs 1 (load average ${loadavg().map((x) => x.toFixed(1)).join(' ')})\n`);
+      const within = (label: string, x: LoadFigures, y: LoadFigures) => {
+        const ratio = y.p99 / Math.max(x.p99, 0.1);
+        line(`${label}: p50 ${x.p50.toFixed(1)} -> ${y.p50.toFixed(1)}, p99 ${x.p99.toFixed(1)} -> ${y.p99.toFixed(1)} ms`, ratio, 'x', ratio <= 1.2, '<= 1.2 x');
+      };
+      within('GET content/path/{path}?format=markdown', a.markdown, b.markdown);
+      within('GET content/path/{path}?format=document', a.document, b.document);
+      within('POST /v1/urls/published (site page URL)', a.siteResolve, b.siteResolve);
+      within('GET content/page/{id} with the site token', a.sitePage, b.sitePage);
+      line('space search p99', b.spaceSearch.p99, 'ms', b.spaceSearch.p99 < 30, '< 30 ms');
+      line('org search p99', b.orgSearch.p99, 'ms', b.orgSearch.p99 < 60, '< 60 ms');
+      const peak = many.api.memory().peakRss;
+      line(`peak RSS of the API process serving ${SPACES} spaces (VmHWM; sampled ${mb(many.peakRss).toFixed(0)})`, mb(peak), 'MB', mb(peak) < 1024, '< 1024 MB');
+      line(`peak RSS of the API process serving 1 space (VmHWM)`, mb(one.api.memory().peakRss), 'MB', true, 'for comparison');
+    }
+  } finally {
+    for (const s of served) await s.api.stop();
+    for (const { q } of installations) await q.close();
+  }
+}
 
-    phase = 'serving';
-    const before = await measure(q, reader.token, orgId, first, siteUrl);
-    report(`1 space`, before);
+const mb = (bytes: number) => bytes / 2 ** 20;
 
-    phase = 'seeding';
+/** Medians over rounds, figure by figure (each percentile on its own). */
+function medianFigures(rounds: Figures[]): Figures {
+  const med = (xs: number[]) => percentile(xs, 0.5);
+  const load = (k: 'markdown' | 'document' | 'siteResolve' | 'sitePage'): LoadFigures => ({
+    ...rounds[0][k],
+    rps: med(rounds.map((r) => r[k].rps)),
+    p50: med(rounds.map((r) => r[k].p50)),
+    p99: med(rounds.map((r) => r[k].p99)),
+  });
+  const lat = (k: 'spaceSearch' | 'orgSearch'): Latency => ({ p50: med(rounds.map((r) => r[k].p50)), p99: med(rounds.map((r) => r[k].p99)), perQuery: rounds[0][k].perQuery });
+  return { markdown: load('markdown'), document: load('document'), siteResolve: load('siteResolve'), sitePage: load('sitePage'), spaceSearch: lat('spaceSearch'), orgSearch: lat('orgSearch') };
+}
+
+/**
+ * An installation of `spaces` spaces seeded by this process (its worker and projector), or, with
+ * BENCH_GROWTH_DB, the one a previous run kept (seeded.json is written last, once it is complete).
+ */
+async function seededInstallation(spaces: number): Promise<{ q: TestQuire; seeded: Seeded }> {
+  let kept;
+  if (KEEP) {
+    const name = `${KEEP}_${spaces}x${PAGES}`.toLowerCase();
+    const dataDir = join(tmpdir(), name);
+    const database = await keptTestDatabase(name);
+    if (!database.existed || !existsSync(join(dataDir, 'seeded.json'))) {
+      // A fresh or half-seeded one: start over.
+      await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+      await keptTestDatabase(name);
+      mkdirSync(dataDir, { recursive: true });
+    }
+    kept = { database, dataDir };
+  }
+  const q = await startTestQuire({}, kept ? { kept } : {});
+  const file = join(q.config.dataDir, 'seeded.json');
+  if (existsSync(file)) {
+    process.stdout.write(`  ${spaces} space(s) of ${PAGES} pages: reusing ${kept!.database.name}\n`);
+    return { q, seeded: JSON.parse(readFileSync(file, 'utf8')) };
+  }
+  const seeded = await seed(q, spaces);
+  if (kept) writeFileSync(file, JSON.stringify(seeded));
+  return { q, seeded };
+}
+
+async function seed(q: TestQuire, spaces: number): Promise<Seeded> {
+  const owner = await q.createUser('Growth owner');
+  const reader = await q.createUser('Growth reader');
+  const hostname = `growth-${Date.now()}`;
+  const orgId = (await q.http('POST', '/v1/orgs', { token: owner.token, body: { title: 'Growth', hostname } })).body.id;
+  await owner.api.orgs.updateMemberInOrganizationById(orgId, reader.id, { role: 'read' as any });
+  const first = await seedSpace(q, owner.token, orgId, 0);
+  const site = await q.http('POST', `/v1/orgs/${orgId}/sites`, { token: owner.token, body: { title: 'Growth', basename: 'growth', spaces: [first.spaceId] } });
+  await q.http('POST', `/v1/orgs/${orgId}/sites/${site.body.id}/publish`, { token: owner.token });
+  process.stdout.write(`  1 space of ${first.pages.length} pages seeded in ${first.ms} ms\n`);
+  if (spaces > 1) {
     const started = performance.now();
+    let peakRss = 0;
+    const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 200);
     // Every space created first (each waits for its read models), then every import recorded
     // at once: the projector works through them in one go.
     const created = [];
-    for (let i = 1; i < SPACES; i++) created.push(await createSpace(q, owner.token, orgId, i));
+    for (let i = 1; i < spaces; i++) created.push(await createSpace(q, owner.token, orgId, i));
     let position;
     for (const [i, space] of created.entries()) position = (await recordImport(q, space.id, space.revision, spaceFiles(i + 1))).position;
     if (position) await q.started.runtime.projector.waitFor(position, ['RevisionCreated', 'SpaceRevisionChanged'], 3_600_000);
+    clearInterval(sampler);
     const counts = await q.started.runtime.db.query<{ pages: number; sections: number }>(
       `SELECT (SELECT count(*) FROM rm_search_pages)::int AS pages, (SELECT count(*) FROM rm_search_sections)::int AS sections`,
     );
     process.stdout.write(
-      `  ${SPACES - 1} more spaces seeded and projected in ${((performance.now() - started) / 1000).toFixed(0)} s: ${counts.rows[0].pages} pages, ${counts.rows[0].sections} sections indexed\n`,
+      `  ${spaces - 1} more spaces seeded and projected in ${((performance.now() - started) / 1000).toFixed(0)} s (peak RSS of the seeding process ${mb(peakRss).toFixed(0)} MB): ${counts.rows[0].pages} pages, ${counts.rows[0].sections} sections indexed\n`,
     );
-
-    phase = 'serving';
-    const after = await measure(q, reader.token, orgId, first, siteUrl);
-    report(`${SPACES} spaces`, after);
-
-    process.stdout.write(`\n  figure (${SPACES} spaces vs 1, same run)\n`);
-    const within = (label: string, a: LoadFigures, b: LoadFigures) => {
-      const ratio = b.p99 / Math.max(a.p99, 0.1);
-      line(`${label}: p99 ${a.p99.toFixed(1)} -> ${b.p99.toFixed(1)} ms`, ratio, 'x', ratio <= 1.2, '<= 1.2 x');
-    };
-    within('GET content/path/{path}?format=markdown', before.markdown, after.markdown);
-    within('GET content/path/{path}?format=document', before.document, after.document);
-    within('POST /v1/urls/published (site page URL)', before.siteResolve, after.siteResolve);
-    within('GET content/page/{id} with the site token', before.sitePage, after.sitePage);
-    line('space search p99', after.spaceSearch.p99, 'ms', after.spaceSearch.p99 < 30, '< 30 ms');
-    line('org search p99', after.orgSearch.p99, 'ms', after.orgSearch.p99 < 60, '< 60 ms');
-    const mb = (bytes: number) => bytes / 2 ** 20;
-    line('peak RSS serving (API + worker + projector in one process)', mb(peak.serving), 'MB', mb(peak.serving) < 1024, '< 1024 MB');
-    line('peak RSS seeding (the bench generating and recording pages too)', mb(peak.seeding), 'MB', mb(peak.seeding) < 1024, '< 1024 MB');
-  } finally {
-    clearInterval(sampler);
-    await q.close();
   }
+  return { orgId, readerToken: reader.token, siteUrl: `${q.config.publishedUrl}/${hostname}/growth`, first: { spaceId: first.spaceId, pages: first.pages.map(({ id, path }) => ({ id, path })) } };
 }
 
 /** A space of PAGES generated pages (text seeded by its number), recorded as one import revision; waits for the projector. */
@@ -125,31 +213,32 @@ async function createSpace(q: TestQuire, token: string, orgId: string, n: number
 
 const spaceFiles = (n: number) => generatedFiles({ pages: PAGES, sectionsPerPage: SECTIONS, seed: n + 1 });
 
-async function measure(q: TestQuire, token: string, orgId: string, space: { spaceId: string; pages: Array<{ id: string; path: string }> }, siteUrl: string): Promise<Figures> {
-  const { spaceId, pages } = space;
-  const resolved = await q.http('POST', '/v1/urls/published', { body: { url: `${siteUrl}/${pages[1].path}` } });
-  if (resolved.status !== 200) throw new Error(`resolve: ${resolved.status} ${JSON.stringify(resolved.body)}`);
-  const siteToken: string = resolved.body.apiToken;
+async function measure(url: string, seeded: Seeded): Promise<Figures> {
+  const { orgId, readerToken: token, siteUrl } = seeded;
+  const { spaceId, pages } = seeded.first;
+  const resolved = await fetch(`${url}/v1/urls/published`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${siteUrl}/${pages[1].path}` }) });
+  if (resolved.status !== 200) throw new Error(`resolve: ${resolved.status} ${await resolved.text()}`);
+  const siteToken: string = ((await resolved.json()) as { apiToken: string }).apiToken;
   const gets = (path: (p: { id: string; path: string }) => string) => pages.map((p) => ({ method: 'GET', path: path(p) }));
   return {
-    markdown: await load(q, token, gets((p) => `/v1/spaces/${spaceId}/content/path/${p.path}?format=markdown`)),
-    document: await load(q, token, gets((p) => `/v1/spaces/${spaceId}/content/path/${p.path}?format=document`)),
+    markdown: await load(url, token, gets((p) => `/v1/spaces/${spaceId}/content/path/${p.path}?format=markdown`)),
+    document: await load(url, token, gets((p) => `/v1/spaces/${spaceId}/content/path/${p.path}?format=document`)),
     siteResolve: await load(
-      q,
+      url,
       undefined,
       pages.map((p) => ({ method: 'POST', path: '/v1/urls/published', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${siteUrl}/${p.path}` }) })),
     ),
-    sitePage: await load(q, siteToken, gets((p) => `/v1/spaces/${spaceId}/content/page/${p.id}`)),
-    spaceSearch: await latencies(q, token, (query) => `/v1/spaces/${spaceId}/search?query=${encodeURIComponent(query)}`),
-    orgSearch: await latencies(q, token, (query) => `/v1/orgs/${orgId}/search?query=${encodeURIComponent(query)}`),
+    sitePage: await load(url, siteToken, gets((p) => `/v1/spaces/${spaceId}/content/page/${p.id}`)),
+    spaceSearch: await latencies(url, token, (query) => `/v1/spaces/${spaceId}/search?query=${encodeURIComponent(query)}`),
+    orgSearch: await latencies(url, token, (query) => `/v1/orgs/${orgId}/search?query=${encodeURIComponent(query)}`),
   };
 }
 
 /** Sequential requests: each query once to warm up, then ITERATIONS rounds of the mix. */
-async function latencies(q: TestQuire, token: string, path: (query: string) => string): Promise<Latency> {
+async function latencies(url: string, token: string, path: (query: string) => string): Promise<Latency> {
   const get = async (query: string) => {
     const t0 = performance.now();
-    const res = await fetch(q.url + path(query), { headers: { authorization: `Bearer ${token}` } });
+    const res = await fetch(url + path(query), { headers: { authorization: `Bearer ${token}` } });
     await res.arrayBuffer();
     if (res.status !== 200) throw new Error(`search ${query}: ${res.status}`);
     return performance.now() - t0;
@@ -180,7 +269,7 @@ function report(label: string, f: Figures): void {
     ['POST /v1/urls/published (site page URL)', f.siteResolve],
     ['GET content/page/{id} with the site token', f.sitePage],
   ] as const) {
-    process.stdout.write(`    ${name.padEnd(50)} ${Math.round(m.rps).toString().padStart(6)} req/s  p99 ${m.p99.toFixed(1).padStart(6)} ms\n`);
+    process.stdout.write(`    ${name.padEnd(50)} ${Math.round(m.rps).toString().padStart(6)} req/s  p50 ${m.p50.toFixed(1).padStart(6)} ms  p99 ${m.p99.toFixed(1).padStart(6)} ms\n`);
   }
   for (const [name, m] of [
     ['space search', f.spaceSearch],
@@ -195,8 +284,8 @@ function line(label: string, value: number, unit: string, ok: boolean, target: s
   process.stdout.write(`  ${label.padEnd(72)} ${value.toFixed(unit === 'x' ? 2 : 1).padStart(8)} ${unit}  (target ${target}: ${ok ? 'ok' : 'MISSED'})\n`);
 }
 
-async function load(q: TestQuire, token: string | undefined, requests: BenchRequest[]): Promise<LoadFigures> {
-  const r = await measureLoad({ url: q.url, requests, headers: token ? { authorization: `Bearer ${token}` } : {}, connections: CONNECTIONS, seconds: SECONDS, warmup: 2 });
+async function load(url: string, token: string | undefined, requests: BenchRequest[]): Promise<LoadFigures> {
+  const r = await measureLoad({ url, requests, headers: token ? { authorization: `Bearer ${token}` } : {}, connections: CONNECTIONS, seconds: SECONDS, warmup: 2 });
   if (r.non2xx || r.errors) process.stdout.write(`  !! ${r.non2xx} non-2xx responses, ${r.errors} errors\n`);
   return r;
 }

@@ -1,4 +1,5 @@
 import { ChildProcess, spawn } from 'child_process';
+import { readFileSync } from 'fs';
 import { createServer, IncomingMessage, request, Server, ServerResponse } from 'http';
 import { AddressInfo, createServer as createNetServer } from 'net';
 import { join } from 'path';
@@ -75,6 +76,77 @@ export class WorkerProcess {
 
   private get running(): boolean {
     return !!this.child && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  get logs(): string {
+    return this.output;
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+}
+
+/**
+ * A real process of `apps/api` alone (no projections: they run where the worker runs), on its own
+ * port over the installation `config` names. `root` runs another checkout's API (a baseline).
+ * `peakRssBytes` is the kernel's high-water mark of its resident memory (VmHWM).
+ */
+export class ApiProcess {
+  private child?: ChildProcess;
+  private output = '';
+  url = '';
+
+  constructor(
+    private readonly config: QuireConfig,
+    private readonly opts: { env?: Record<string, string>; root?: string } = {},
+  ) {}
+
+  async start(): Promise<void> {
+    const port = await freePort();
+    const env = {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: this.config.databaseUrl,
+      REDIS_URL: this.config.redisUrl,
+      QUIRE_QUEUE_PREFIX: this.config.queuePrefix,
+      DATA_DIR: this.config.dataDir,
+      QUIRE_PUBLIC_URL: this.config.publicUrl,
+      QUIRE_PUBLISHED_URL: this.config.publishedUrl,
+      QUIRE_CONTENT_CACHE_MB: String(Math.round(this.config.contentCacheBytes / 2 ** 20)),
+      ...(this.config.adminToken ? { QUIRE_ADMIN_TOKEN: this.config.adminToken } : {}),
+      // Not info: every request would be a log line through this process's pipe.
+      LOG_LEVEL: 'warn',
+      ...this.opts.env,
+    };
+    const child = spawn(process.execPath, ['-r', '@swc-node/register', 'apps/api/src/main.ts'], { cwd: this.opts.root ?? REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = child;
+    child.stdout!.on('data', (d) => (this.output = (this.output + d).slice(-20_000)));
+    child.stderr!.on('data', (d) => (this.output = (this.output + d).slice(-20_000)));
+    this.url = `http://127.0.0.1:${port}`;
+    await until(
+      'the API to start',
+      async () => {
+        if (child.exitCode !== null) throw new Error(`API exited: ${this.output}`);
+        return fetch(`${this.url}/health/live`).then((r) => r.ok, () => false);
+      },
+      90_000,
+    );
+  }
+
+  async stop(): Promise<void> {
+    if (!this.child || this.child.exitCode !== null || this.child.signalCode !== null) return;
+    const exited = new Promise((r) => this.child!.once('exit', r));
+    this.child.kill('SIGTERM');
+    await exited;
+  }
+
+  /** VmRSS and VmHWM from /proc (Linux), in bytes. */
+  memory(): { rss: number; peakRss: number } {
+    const status = readFileSync(`/proc/${this.child!.pid}/status`, 'utf8');
+    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024;
+    return { rss: kb('VmRSS'), peakRss: kb('VmHWM') };
   }
 
   get logs(): string {

@@ -38,6 +38,36 @@ export async function createTestDatabase(prefix = 'quire_t'): Promise<TestDataba
   };
 }
 
+/** A database of a fixed name, created unless it exists (`existed` says which): kept across runs. */
+export async function keptTestDatabase(name: string): Promise<TestDatabase & { existed: boolean }> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`);
+  const admin = new Client({ connectionString: TEST_POSTGRES_URL });
+  await admin.connect();
+  let existed: boolean;
+  try {
+    existed = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1;
+    if (!existed) await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(TEST_POSTGRES_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    name,
+    existed,
+    async drop() {
+      const c = new Client({ connectionString: TEST_POSTGRES_URL });
+      await c.connect();
+      try {
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}
+
 export function uniquePrefix(label: string): string {
   return `qt-${label}-${randomBytes(4).toString('hex')}`;
 }

@@ -29,9 +29,12 @@ export interface TestQuire {
  * The whole system (API + worker + projector) on a fresh database, Redis prefix and data dir;
  * `worker: false` leaves the worker out, for a test that runs it as its own process.
  */
-export async function startTestQuire(overrides: Partial<QuireConfig> = {}, opts: { worker?: boolean } = {}): Promise<TestQuire> {
-  const database: TestDatabase = await createTestDatabase('quire_e2e');
-  const dataDir = mkdtempSync(join(tmpdir(), 'quire-e2e-'));
+export async function startTestQuire(
+  overrides: Partial<QuireConfig> = {},
+  opts: { worker?: boolean; /** A database and data dir kept across runs (a benchmark's seeded installation): close() leaves them. */ kept?: { database: TestDatabase; dataDir: string } } = {},
+): Promise<TestQuire> {
+  const database: TestDatabase = opts.kept?.database ?? (await createTestDatabase('quire_e2e'));
+  const dataDir = opts.kept?.dataDir ?? mkdtempSync(join(tmpdir(), 'quire-e2e-'));
   const config = loadConfig(
     { LOG_LEVEL: 'warn' },
     {
@@ -93,6 +96,7 @@ export async function startTestQuire(overrides: Partial<QuireConfig> = {}, opts:
     async close() {
       if (process.env.QUIRE_VIOLATIONS_LOG && violations.length) appendFileSync(process.env.QUIRE_VIOLATIONS_LOG, violations.map((v) => `${expect.getState().testPath}: ${v}\n`).join(''));
       await started.close();
+      if (opts.kept) return;
       await database.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
