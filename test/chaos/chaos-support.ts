@@ -120,7 +120,9 @@ export class ApiProcess {
       LOG_LEVEL: 'warn',
       ...this.opts.env,
     };
-    const child = spawn(process.execPath, ['-r', '@swc-node/register', 'apps/api/src/main.ts'], { cwd: this.opts.root ?? REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // QUIRE_API_CPU_PROF=<dir>: the API writes a V8 CPU profile there when it exits.
+    const profile = process.env.QUIRE_API_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.QUIRE_API_CPU_PROF}`] : [];
+    const child = spawn(process.execPath, [...profile, '-r', '@swc-node/register', 'apps/api/src/main.ts'], { cwd: this.opts.root ?? REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
     child.stdout!.on('data', (d) => (this.output = (this.output + d).slice(-20_000)));
     child.stderr!.on('data', (d) => (this.output = (this.output + d).slice(-20_000)));
