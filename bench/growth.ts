@@ -1,10 +1,10 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
-import { loadavg, tmpdir } from 'os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'fs';
+import { loadavg } from 'os';
 import { join } from 'path';
 import { performance } from 'perf_hooks';
 import { generatedFiles } from '@quire/search/testing/search-fixtures';
 import { ApiProcess } from '../test/chaos/chaos-support';
-import { keptTestDatabase } from '../test/support/databases';
+import { createTestDatabase } from '../test/support/databases';
 import { startTestQuire, TestQuire } from '../test/support/quire-app';
 import { recordImport } from './merge';
 import { SEARCHES } from './search';
@@ -19,16 +19,17 @@ import { BenchRequest, LoadFigures, measureLoad } from './support/same-body-base
  *   organization (different text each), appended as events in bulk the way an import records them
  *   (no git import), projected.
  * Each is served by its own API process (`apps/api`, no projections: the deployment's API
- * replica), and the two are measured in BENCH_ROUNDS (3) interleaved rounds, medians taken:
+ * replica). Measured on the first space, whose 1,000 pages each load cycles through:
  * GET content/path/{path} as markdown and as document (member's token), the published site page
- * (POST /v1/urls/published, then the page's document with the site token), each with
- * BENCH_CONNECTIONS (8) connections for BENCH_SECONDS (10 s) after a 2 s warm-up, cycling through
- * every page of the first space; space and org search, one request at a time, a mix of queries
- * (bench/search.ts's) BENCH_ITERATIONS (10) times after a warm-up pass.
+ * (POST /v1/urls/published, then the page's document with the site token). First each page once,
+ * one request at a time (cold caches: what a read costs before the process has computed anything
+ * from the revision); then BENCH_ROUNDS (3) rounds, each load with BENCH_CONNECTIONS (8)
+ * connections for BENCH_SECONDS (10 s) after a 2 s warm-up, the installations interleaved figure
+ * by figure, medians taken; then space and org search, one request at a time, a mix of queries
+ * (bench/search.ts's) BENCH_ITERATIONS (10) times after a warm-up pass (BENCH_SEARCH=0: not).
  * Targets: page and site reads p99 within 20% of the 1-space p99; space search p99 < 30 ms; org
  * search p99 < 60 ms; peak RSS of the API process serving 100 spaces (VmHWM) < 1 GB.
- * BENCH_GROWTH_DB=<name> keeps the seeded databases (`<name>_<spaces>x<pages>`) and data dirs
- * (under the temp dir) and reuses them on the next run: seeding 100,000 pages takes minutes.
+ * BENCH_GROWTH_DATA=<dir> keeps the seeded installations for later runs (seededInstallation).
  * QUIRE_BENCH_BASELINE_DIR=<checkout> also serves both installations with that checkout's API
  * (e.g. `git worktree add /tmp/base main`), measured in the same rounds.
  * A short run: BENCH_SPACES=10 BENCH_PAGES=200 BENCH_SECONDS=2.
@@ -40,7 +41,7 @@ const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 10);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const KEEP = process.env.BENCH_GROWTH_DB;
+const KEEP = process.env.BENCH_GROWTH_DATA;
 const BASELINE_DIR = process.env.QUIRE_BENCH_BASELINE_DIR;
 /** BENCH_SEARCH=0 leaves the search figures out (org search over 100 spaces takes minutes a round). */
 const SEARCH = process.env.BENCH_SEARCH !== '0';
@@ -63,11 +64,13 @@ interface Searches {
   spaceSearch: Latency;
   orgSearch: Latency;
 }
-/** What a seeded installation is read with (kept beside its data when BENCH_GROWTH_DB is set). */
+/** What a seeded installation is read with (kept in state.json with BENCH_GROWTH_DATA). */
 interface Seeded {
+  database?: string;
+  dataDir?: string;
   orgId: string;
+  hostname: string;
   readerToken: string;
-  siteUrl: string;
   first: { spaceId: string; pages: Array<{ id: string; path: string }> };
 }
 interface Served {
@@ -80,7 +83,7 @@ interface Served {
 }
 
 export async function run(): Promise<void> {
-  const installations: Array<{ q: TestQuire; seeded: Seeded; spaces: number }> = [];
+  const installations: Array<{ q: TestQuire; seeded: Seeded; spaces: number; drop?: () => Promise<void> }> = [];
   const served: Served[] = [];
   try {
     for (const spaces of [1, SPACES]) installations.push({ spaces, ...(await seededInstallation(spaces)) });
@@ -88,7 +91,7 @@ export async function run(): Promise<void> {
       for (const [side, root] of [['Quire', undefined], ...(BASELINE_DIR ? [['baseline', BASELINE_DIR]] : [])] as Array<[string, string | undefined]>) {
         const api = new ApiProcess(q.config, { root });
         await api.start();
-        served.push({ label: `${side}, ${spaces} space${spaces === 1 ? '' : 's'}`, api, seeded, loads: await loadsOf(api.url, seeded), searches: [], peakRss: 0 });
+        served.push({ label: `${side}, ${spaces} space${spaces === 1 ? '' : 's'}`, api, seeded, loads: await loadsOf(api.url, seeded, q.config.publishedUrl), searches: [], peakRss: 0 });
       }
     }
     const sampler = setInterval(() => served.forEach((s) => (s.peakRss = Math.max(s.peakRss, s.api.memory().rss))), 200);
@@ -154,7 +157,10 @@ export async function run(): Promise<void> {
     }
   } finally {
     for (const s of served) await s.api.stop();
-    for (const { q } of installations) await q.close();
+    for (const { q, drop } of installations) {
+      await q.close();
+      await drop?.();
+    }
   }
 }
 
@@ -174,32 +180,33 @@ function medianSearches(rounds: Searches[]): Searches {
 }
 
 /**
- * An installation of `spaces` spaces seeded by this process (its worker and projector), or, with
- * BENCH_GROWTH_DB, the one a previous run kept (seeded.json is written last, once it is complete).
+ * An installation of `spaces` spaces seeded by this process (its worker and projector). With
+ * BENCH_GROWTH_DATA=<dir>, the first run keeps its database (named in
+ * <dir>/<spaces>x<pages>/state.json, written last) and data dir (<dir>/<spaces>x<pages>/data);
+ * later runs start on a copy of that database (CREATE DATABASE ... TEMPLATE, dropped at the end;
+ * a projection whose version changed is rebuilt in the copy) and the same data dir.
  */
-async function seededInstallation(spaces: number): Promise<{ q: TestQuire; seeded: Seeded }> {
-  let kept;
-  if (KEEP) {
-    const name = `${KEEP}_${spaces}x${PAGES}`.toLowerCase();
-    const dataDir = join(tmpdir(), name);
-    const database = await keptTestDatabase(name);
-    if (!database.existed || !existsSync(join(dataDir, 'seeded.json'))) {
-      // A fresh or half-seeded one: start over.
-      await database.drop();
-      rmSync(dataDir, { recursive: true, force: true });
-      await keptTestDatabase(name);
-      mkdirSync(dataDir, { recursive: true });
-    }
-    kept = { database, dataDir };
+async function seededInstallation(spaces: number): Promise<{ q: TestQuire; seeded: Seeded; drop?: () => Promise<void> }> {
+  const keep = KEEP ? join(KEEP, `${spaces}x${PAGES}`) : undefined;
+  const statePath = keep && join(keep, 'state.json');
+  if (statePath && existsSync(statePath)) {
+    const seeded = JSON.parse(readFileSync(statePath, 'utf8')) as Seeded;
+    const database = await createTestDatabase('quire_growth', { template: seeded.database });
+    const t0 = performance.now();
+    const q = await startTestQuire({}, { database, dataDir: seeded.dataDir });
+    process.stdout.write(`  ${spaces} space(s) of ${PAGES} pages: a copy of ${seeded.database}, started in ${((performance.now() - t0) / 1000).toFixed(1)} s (rebuilds of changed projections included)\n`);
+    return { q, seeded, drop: () => database.drop() };
   }
-  const q = await startTestQuire({}, kept ? { kept } : {});
-  const file = join(q.config.dataDir, 'seeded.json');
-  if (existsSync(file)) {
-    process.stdout.write(`  ${spaces} space(s) of ${PAGES} pages: reusing ${kept!.database.name}\n`);
-    return { q, seeded: JSON.parse(readFileSync(file, 'utf8')) };
-  }
+  const database = keep ? await createTestDatabase('quire_growth_seed') : undefined;
+  const dataDir = keep ? join(keep, 'data') : undefined;
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const q = await startTestQuire({}, { database, dataDir });
   const seeded = await seed(q, spaces);
-  if (kept) writeFileSync(file, JSON.stringify(seeded));
+  if (statePath && database && dataDir) {
+    Object.assign(seeded, { database: database.name, dataDir });
+    writeFileSync(statePath, JSON.stringify(seeded));
+    process.stdout.write(`  seeded data kept: database ${database.name}, ${statePath}\n`);
+  }
   return { q, seeded };
 }
 
@@ -232,7 +239,7 @@ async function seed(q: TestQuire, spaces: number): Promise<Seeded> {
       `  ${spaces - 1} more spaces seeded and projected in ${((performance.now() - started) / 1000).toFixed(0)} s (peak RSS of the seeding process ${mb(peakRss).toFixed(0)} MB): ${counts.rows[0].pages} pages, ${counts.rows[0].sections} sections indexed\n`,
     );
   }
-  return { orgId, readerToken: reader.token, siteUrl: `${q.config.publishedUrl}/${hostname}/growth`, first: { spaceId: first.spaceId, pages: first.pages.map(({ id, path }) => ({ id, path })) } };
+  return { orgId, hostname, readerToken: reader.token, first: { spaceId: first.spaceId, pages: first.pages.map(({ id, path }) => ({ id, path })) } };
 }
 
 /** A space of PAGES generated pages (text seeded by its number), recorded as one import revision; waits for the projector. */
@@ -253,8 +260,9 @@ async function createSpace(q: TestQuire, token: string, orgId: string, n: number
 const spaceFiles = (n: number) => generatedFiles({ pages: PAGES, sectionsPerPage: SECTIONS, seed: n + 1 });
 
 /** The requests of each load, on the first space of the installation (the site token resolved once). */
-async function loadsOf(url: string, seeded: Seeded): Promise<Served['loads']> {
-  const { readerToken: token, siteUrl } = seeded;
+async function loadsOf(url: string, seeded: Seeded, publishedUrl: string): Promise<Served['loads']> {
+  const { readerToken: token } = seeded;
+  const siteUrl = `${publishedUrl}/${seeded.hostname}/growth`;
   const { spaceId, pages } = seeded.first;
   const resolved = await fetch(`${url}/v1/urls/published`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${siteUrl}/${pages[1].path}` }) });
   if (resolved.status !== 200) throw new Error(`resolve: ${resolved.status} ${await resolved.text()}`);

@@ -11,13 +11,16 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh database per test file, so suites run in parallel without seeing each other. */
-export async function createTestDatabase(prefix = 'quire_t'): Promise<TestDatabase> {
+/**
+ * A fresh database per test file, so suites run in parallel without seeing each other; a copy of
+ * `template` (a benchmark's seeded database, which nothing may be connected to) when given.
+ */
+export async function createTestDatabase(prefix = 'quire_t', opts: { template?: string } = {}): Promise<TestDatabase> {
   const name = `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const admin = new Client({ connectionString: TEST_POSTGRES_URL });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.query(`CREATE DATABASE ${name}${opts.template ? ` TEMPLATE ${admin.escapeIdentifier(opts.template)}` : ''}`);
   } finally {
     await admin.end();
   }
@@ -26,36 +29,6 @@ export async function createTestDatabase(prefix = 'quire_t'): Promise<TestDataba
   return {
     url: url.toString(),
     name,
-    async drop() {
-      const c = new Client({ connectionString: TEST_POSTGRES_URL });
-      await c.connect();
-      try {
-        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await c.end();
-      }
-    },
-  };
-}
-
-/** A database of a fixed name, created unless it exists (`existed` says which): kept across runs. */
-export async function keptTestDatabase(name: string): Promise<TestDatabase & { existed: boolean }> {
-  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`);
-  const admin = new Client({ connectionString: TEST_POSTGRES_URL });
-  await admin.connect();
-  let existed: boolean;
-  try {
-    existed = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1;
-    if (!existed) await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(TEST_POSTGRES_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    name,
-    existed,
     async drop() {
       const c = new Client({ connectionString: TEST_POSTGRES_URL });
       await c.connect();

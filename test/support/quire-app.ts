@@ -27,14 +27,16 @@ export interface TestQuire {
 
 /**
  * The whole system (API + worker + projector) on a fresh database, Redis prefix and data dir;
- * `worker: false` leaves the worker out, for a test that runs it as its own process.
+ * `worker: false` leaves the worker out, for a test that runs it as its own process; `database`
+ * and `dataDir` start it on existing ones instead (left in place at close).
  */
 export async function startTestQuire(
   overrides: Partial<QuireConfig> = {},
-  opts: { worker?: boolean; /** A database and data dir kept across runs (a benchmark's seeded installation): close() leaves them. */ kept?: { database: TestDatabase; dataDir: string } } = {},
+  opts: { worker?: boolean; database?: TestDatabase; dataDir?: string } = {},
 ): Promise<TestQuire> {
-  const database: TestDatabase = opts.kept?.database ?? (await createTestDatabase('quire_e2e'));
-  const dataDir = opts.kept?.dataDir ?? mkdtempSync(join(tmpdir(), 'quire-e2e-'));
+  // A database and data dir given by the caller (a benchmark reusing seeded data) stay its own: kept at close.
+  const database: TestDatabase = opts.database ?? (await createTestDatabase('quire_e2e'));
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'quire-e2e-'));
   const config = loadConfig(
     { LOG_LEVEL: 'warn' },
     {
@@ -96,9 +98,8 @@ export async function startTestQuire(
     async close() {
       if (process.env.QUIRE_VIOLATIONS_LOG && violations.length) appendFileSync(process.env.QUIRE_VIOLATIONS_LOG, violations.map((v) => `${expect.getState().testPath}: ${v}\n`).join(''));
       await started.close();
-      if (opts.kept) return;
-      await database.drop();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!opts.database) await database.drop();
+      if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
   return self;
