@@ -77,7 +77,7 @@ interface Served {
   label: string;
   api: ApiProcess;
   seeded: Seeded;
-  loads: Record<LoadName, { token?: string; requests: BenchRequest[]; rounds: LoadFigures[]; first?: { p50: number; p99: number } }>;
+  loads: Record<LoadName, { token?: string; requests: BenchRequest[]; rounds: Array<LoadFigures & { cpuMs: number }>; first?: { p50: number; p99: number } }>;
   searches: Searches[];
   peakRss: number;
 }
@@ -113,9 +113,9 @@ export async function run(): Promise<void> {
         for (const name of Object.keys(LOADS) as LoadName[]) {
           for (const s of served) {
             const l = s.loads[name];
-            const m = await load(s.api.url, l.token, l.requests);
+            const m = await load(s.api, l.token, l.requests);
             l.rounds.push(m);
-            process.stdout.write(`    ${LOADS[name].padEnd(50)} ${s.label.padEnd(20)} ${Math.round(m.rps).toString().padStart(6)} req/s  p50 ${m.p50.toFixed(1).padStart(6)} ms  p99 ${m.p99.toFixed(1).padStart(6)} ms\n`);
+            process.stdout.write(`    ${LOADS[name].padEnd(50)} ${s.label.padEnd(20)} ${Math.round(m.rps).toString().padStart(6)} req/s  p50 ${m.p50.toFixed(1).padStart(6)} ms  p99 ${m.p99.toFixed(1).padStart(6)} ms  API CPU ${(m.cpuMs * 1000).toFixed(0).padStart(5)} µs/req\n`);
           }
         }
         for (const s of served) process.stdout.write(`    API RSS ${s.label}: ${mb(s.api.memory().rss).toFixed(0)} MB\n`);
@@ -139,6 +139,9 @@ export async function run(): Promise<void> {
         const y = medianLoad(many.loads[name].rounds);
         const ratio = y.p99 / Math.max(x.p99, 0.1);
         line(`${LOADS[name]}: p50 ${x.p50.toFixed(1)} -> ${y.p50.toFixed(1)}, p99 ${x.p99.toFixed(1)} -> ${y.p99.toFixed(1)} ms`, ratio, 'x', ratio <= 1.2, '<= 1.2 x');
+        const cpu = (rounds: Array<{ cpuMs: number }>) => percentile(rounds.map((r) => r.cpuMs), 0.5) * 1000;
+        const [cx, cy] = [cpu(one.loads[name].rounds), cpu(many.loads[name].rounds)];
+        line(`  API CPU per request: ${cx.toFixed(0)} -> ${cy.toFixed(0)} µs`, cy / Math.max(cx, 1), 'x', cy / Math.max(cx, 1) <= 1.2, '<= 1.2 x');
       }
       for (const name of Object.keys(LOADS) as LoadName[]) {
         const x = one.loads[name].first!;
@@ -343,8 +346,17 @@ function line(label: string, value: number, unit: string, ok: boolean, target: s
   process.stdout.write(`  ${label.padEnd(72)} ${value.toFixed(unit === 'x' ? 2 : 1).padStart(8)} ${unit}  (target ${target}: ${ok ? 'ok' : 'MISSED'})\n`);
 }
 
-async function load(url: string, token: string | undefined, requests: BenchRequest[]): Promise<LoadFigures> {
-  const r = await measureLoad({ url, requests, headers: token ? { authorization: `Bearer ${token}` } : {}, connections: CONNECTIONS, seconds: SECONDS, warmup: 2 });
+/**
+ * A load after a 2 s warm-up, with the API process's CPU time per request over the measured
+ * seconds: on a shared host, latency swings with the neighbours' load, CPU per request far less.
+ */
+async function load(api: ApiProcess, token: string | undefined, requests: BenchRequest[]): Promise<LoadFigures & { cpuMs: number }> {
+  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  const opts = { url: api.url, requests, headers, connections: CONNECTIONS };
+  await measureLoad({ ...opts, seconds: 2 });
+  const cpu0 = api.cpuMs();
+  const r = await measureLoad({ ...opts, seconds: SECONDS });
+  const cpuMs = (api.cpuMs() - cpu0) / Math.max(1, r.total ?? 0);
   if (r.non2xx || r.errors) process.stdout.write(`  !! ${r.non2xx} non-2xx responses, ${r.errors} errors\n`);
-  return r;
+  return { ...r, cpuMs };
 }

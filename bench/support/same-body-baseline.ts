@@ -113,6 +113,8 @@ export interface LoadFigures {
   rps: number;
   p50: number;
   p99: number;
+  /** Requests answered in the measured seconds. */
+  total?: number;
   non2xx: number;
   errors: number;
 }
@@ -147,7 +149,7 @@ export async function measureLoad(opts: { url: string; requests: BenchRequest[];
   const base = { url: opts.url, headers: opts.headers ?? {}, connections: opts.connections, requests, workers: 1 };
   if (opts.warmup) await autocannon({ ...base, duration: opts.warmup });
   const r = await autocannon({ ...base, duration: opts.seconds });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors };
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total, non2xx: r.non2xx, errors: r.errors };
 }
 
 /**

@@ -151,6 +151,14 @@ export class ApiProcess {
     return { rss: kb('VmRSS'), peakRss: kb('VmHWM') };
   }
 
+  /** CPU time it has used (user + system), in ms, from /proc (Linux; 10 ms ticks). */
+  cpuMs(): number {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const stat = readFileSync(`/proc/${this.child!.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  }
+
   get logs(): string {
     return this.output;
   }

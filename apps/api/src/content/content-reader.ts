@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'timers/promises';
 import { Injectable } from '@nestjs/common';
 import { DomainError, notFound, RevisionPageNode } from '@quire/domain';
-import { expandIncludes, JSONDocument, parseBlobMarkdown, resolveDocumentRefs, stableMarkdown } from '@quire/content/markdown';
+import { expandIncludes, JSONDocument, parseBlobMarkdown, RefTargets, refTargetsBytes, resolveDocumentRefs, stableMarkdown } from '@quire/content/markdown';
 import { ContentStore } from '@quire/content/store';
 import { ContentQueries, RevisionHeaderRow, RevisionPage, RevisionRow } from '@quire/read-models/content/content.queries';
 import { decodeCursor, idCursor, toPage } from '@quire/platform/http/pagination';
@@ -198,14 +198,19 @@ export class ContentReader {
     }
     if (options.format === 'markdown') {
       if (options['format.markdown.refs'] !== 'stable' || !file || !markdown.includes('](')) return { markdown };
-      const targets = await this.content.refTargets(spaceId, revision);
+      const targets = await this.refTargets(spaceId, revision);
       return { markdown: targets ? stableMarkdown(markdown, file, targets) : markdown };
     }
     if (!page.blob) return { document: EMPTY_DOCUMENT };
     const document = parseBlobMarkdown(expanded ? `${page.blob}+${revision}` : page.blob, markdown).document;
     if (!file) return { document };
-    const targets = await this.content.refTargets(spaceId, revision);
+    const targets = await this.refTargets(spaceId, revision);
     return { document: targets ? resolveDocumentRefs(document, file, targets) : document };
+  }
+
+  /** What the references of a revision's pages can name, read once per revision. */
+  private refTargets(spaceId: string, revision: string): Promise<RefTargets | undefined> {
+    return this.cache.get(['ref-targets', spaceId, revision], () => this.content.refTargets(spaceId, revision), refTargetsBytes);
   }
 
   /**

@@ -6,6 +6,7 @@ import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
 import { ContentQueries } from '@quire/read-models/content/content.queries';
 import { AccessQueries, SpaceAccessRow } from '@quire/read-models/permissions/permissions.queries';
 import { ContentReader } from '../content/content-reader';
+import { jsonBytes, RevisionCache } from '../content/revision-cache';
 import { entityId } from '../http/validation';
 import { opensShareLink } from '../spaces/share-links';
 import { publishedSpaceUrl, spaceVisibility } from '../spaces/spaces.presenter';
@@ -14,8 +15,6 @@ import { encodePagePath, siteBasePath, SiteUrls } from './site-urls';
 
 /** Bump when the markup changes, so caches drop pages rendered by an older version. */
 const RENDERER_VERSION = '1';
-/** Revisions whose index stays in memory; an index is immutable, like its revision. */
-const INDEX_CACHE_SIZE = 32;
 /** No user has this id: access facts read for it are those of an anonymous visitor. */
 const ANONYMOUS = '';
 
@@ -53,7 +52,6 @@ export type SiteLookup = { found: PublishedSpace } | { redirect: string } | { mi
  */
 @Injectable()
 export class PublishedSites {
-  private readonly indexes = new Map<string, SiteIndex>();
   readonly basePath: string;
 
   constructor(
@@ -61,6 +59,7 @@ export class PublishedSites {
     private readonly content: ContentQueries,
     private readonly reader: ContentReader,
     private readonly store: ContentStore,
+    private readonly cache: RevisionCache,
     @Inject(QUIRE_CONFIG) private readonly config: QuireConfig,
   ) {
     this.basePath = siteBasePath(config.publishedUrl);
@@ -121,26 +120,25 @@ export class PublishedSites {
     return this.store.readBlob(site.space.id, blob);
   }
 
+  /** The revision's index, built once per revision (it is immutable, like the revision). */
   private async index(space: SpaceAccessRow): Promise<SiteIndex> {
-    const key = `${space.id}@${space.revision}`;
-    const cached = this.indexes.get(key);
-    if (cached) {
-      // Map order is insertion order: re-inserting keeps the most recently used last.
-      this.indexes.delete(key);
-      this.indexes.set(key, cached);
-      return cached;
-    }
+    const cached = await this.cache.get(['site-index', space.id, space.revision], () => this.loadIndex(space), (built) => built.bytes);
+    if (cached) return cached.index;
     // The spaces read model can name a revision a moment before the content projection has it:
-    // give it that moment, then show the revision empty (but do not remember it so).
+    // loadIndex gave it that moment; show the revision empty (but do not remember it so).
+    return buildSiteIndex(space.revision, [], []);
+  }
+
+  private async loadIndex(space: SpaceAccessRow): Promise<{ index: SiteIndex; bytes: number } | undefined> {
     let revision = await this.content.revision(space.id, space.revision);
     for (let wait = 5; !revision && wait <= 640; wait *= 2) {
       await new Promise((r) => setTimeout(r, wait));
       revision = await this.content.revision(space.id, space.revision);
     }
-    const index = buildSiteIndex(space.revision, revision?.pages ?? [], revision?.files ?? []);
-    if (!revision) return index;
-    this.indexes.set(key, index);
-    if (this.indexes.size > INDEX_CACHE_SIZE) this.indexes.delete(this.indexes.keys().next().value!);
-    return index;
+    if (!revision) return undefined;
+    const index = buildSiteIndex(space.revision, revision.pages, revision.files);
+    // The tree and files as JSON, and a few slots for each entry of the index's maps.
+    const entries = index.byId.size * 3 + index.byPath.size + index.byFile.size + index.filesById.size * 2;
+    return { index, bytes: jsonBytes(revision.pages) + jsonBytes(revision.files) + 96 * entries };
   }
 }

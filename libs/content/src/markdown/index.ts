@@ -52,4 +52,4 @@ export { documentToPlainText } from './document-to-plain-text';
 export { extractSections, type DocumentSection } from './extract-sections';
 export { referencedAssets, referencedIncludes, referencedLinks } from './referenced-urls';
 export { headingSlug } from './heading-anchors';
-export { expandIncludes, refTargets, resolveDocumentRefs, resolveRefUrl, stableMarkdown, type RefTargets } from './resolve-refs';
+export { expandIncludes, refTargets, refTargetsBytes, resolveDocumentRefs, resolveRefUrl, stableMarkdown, type RefTargets } from './resolve-refs';

@@ -1,5 +1,5 @@
 import { markdownToDocument } from './markdown-to-document';
-import { expandIncludes, rebaseLinks, refTargets, resolveDocumentRefs, resolveRefUrl, stableMarkdown } from './resolve-refs';
+import { expandIncludes, rebaseLinks, refTargets, refTargetsBytes, resolveDocumentRefs, resolveRefUrl, stableMarkdown } from './resolve-refs';
 
 const targets = refTargets(
   [
@@ -88,5 +88,24 @@ describe('includes', () => {
     const out = await expandIncludes('Before.\n\n{% include "../.gitbook/includes/note.md" %}\n\n{% include "missing.md" %}\n', 'guide/README.md', blobs, read);
     expect(out).toBe('Before.\n\nSee [install](install.md).\n\n{% include "missing.md" %}\n');
     expect(rebaseLinks('[a](b.md) [c](#d) [e](https://f/)', 'x/y.md', 'z.md')).toBe('[a](x/b.md) [c](#d) [e](https://f/)');
+  });
+});
+
+describe('refTargetsBytes', () => {
+  const pages = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `page${String(i).padStart(16, '0')}`, file: `guide/section-${i}/page-${i}.md` }));
+
+  it('counts at least the UTF-16 bytes of every path and id it holds, so a byte budget bounds them', () => {
+    const t = refTargets(pages(1000), [{ id: 'img', file: '.gitbook/assets/image (1).png' }]);
+    let strings = 0;
+    for (const map of [t.pageByFile, t.fileByPath]) for (const [k, v] of map) strings += 2 * (k.length + v.length);
+    for (const set of [t.pageIds, t.fileIds]) for (const id of set) strings += 2 * id.length;
+    expect(refTargetsBytes(t)).toBeGreaterThan(strings);
+  });
+
+  it('grows with the revision: ten times the pages, about ten times the bytes', () => {
+    const small = refTargetsBytes(refTargets(pages(100), []));
+    const large = refTargetsBytes(refTargets(pages(1000), []));
+    expect(large / small).toBeGreaterThan(8);
+    expect(large / small).toBeLessThan(12);
   });
 });

@@ -38,6 +38,14 @@ export function refTargets(pages: Iterable<{ id: string; file?: string | null }>
   return { pageByFile, fileByPath, pageIds, fileIds };
 }
 
+/** Bytes a RefTargets holds on the heap, estimated high (UTF-16 strings, a map or set entry's slots). */
+export function refTargetsBytes(targets: RefTargets): number {
+  let bytes = 256;
+  for (const map of [targets.pageByFile, targets.fileByPath]) for (const [key, value] of map) bytes += 2 * (key.length + value.length) + 96;
+  for (const set of [targets.pageIds, targets.fileIds]) for (const id of set) bytes += 2 * id.length + 64;
+  return bytes;
+}
+
 export type ResolvedRef = { kind: 'page'; page: string } | { kind: 'anchor'; anchor: string; page?: string } | { kind: 'file'; file: string };
 
 const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:/i;

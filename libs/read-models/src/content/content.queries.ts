@@ -78,39 +78,15 @@ export function withDocument<R extends { node: RevisionPageNode | null; markdown
   return row;
 }
 
-/** Ref targets of this many revisions kept (the newest loaded). */
-const REF_TARGETS_REVISIONS = 256;
-
 export class ContentQueries {
-  /** Per revision (immutable, so never stale): what its pages' references resolve to. */
-  private readonly targets = new Map<string, Promise<RefTargets | undefined>>();
-
   constructor(private readonly db: Queryable) {}
 
   /**
-   * The pages (by repository path) and files of a revision that its pages' references can name,
-   * loaded once per revision; undefined while the content read model does not hold it.
+   * The pages (by repository path) and files of a revision that its pages' references can name;
+   * undefined while the content read model does not hold it. One query for the whole revision:
+   * callers keep the answer (it never changes for a revision).
    */
-  refTargets(spaceId: string, revisionId: string): Promise<RefTargets | undefined> {
-    const key = `${spaceId}:${revisionId}`;
-    const hit = this.targets.get(key);
-    if (hit) return hit;
-    const loading = this.loadRefTargets(spaceId, revisionId).then(
-      (found) => {
-        if (!found) this.targets.delete(key);
-        return found;
-      },
-      (err) => {
-        this.targets.delete(key);
-        throw err;
-      },
-    );
-    this.targets.set(key, loading);
-    if (this.targets.size > REF_TARGETS_REVISIONS) this.targets.delete(this.targets.keys().next().value!);
-    return loading;
-  }
-
-  private async loadRefTargets(spaceId: string, revisionId: string): Promise<RefTargets | undefined> {
+  async refTargets(spaceId: string, revisionId: string): Promise<RefTargets | undefined> {
     const r = await this.db.query<{ files: { id: string; file: string }[]; pages: [string, string | null][] }>(
       `SELECT r.files,
               (SELECT coalesce(jsonb_agg(jsonb_build_array(p.page_id, p.file)), '[]'::jsonb)
