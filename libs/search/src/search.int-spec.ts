@@ -18,7 +18,7 @@ describe.each(KINDS)('search index and queries (%s)', (kind) => {
   const titles = async (query: string, space?: string) => (await search(query, { space })).items.map((i) => i.title);
   const spaceOf = async (id: string): Promise<SearchableSpace> => {
     const s = await h.queries.space(id);
-    return { id, title: id, config: s!.config, revision: s!.revision };
+    return { id, key: s!.key, title: id, config: s!.config, revision: s!.revision };
   };
 
   beforeAll(async () => {

@@ -10,7 +10,16 @@ import { textSearchConfig } from './text/text-search-config';
 
 const ANALYZE_AFTER_SECTIONS = 500;
 
-export const SEARCH_TABLES = ['rm_search_spaces', 'rm_search_revisions', 'rm_search_blobs', 'rm_search_pages', 'rm_search_sections', 'rm_search_texts', 'rm_search_terms'] as const;
+export const SEARCH_TABLES = [
+  'rm_search_spaces',
+  'rm_search_revisions',
+  'rm_search_blobs',
+  'rm_search_pages',
+  'rm_search_sections',
+  'rm_search_texts',
+  'rm_search_postings',
+  'rm_search_terms',
+] as const;
 
 /**
  * The search index: sections of the live revision of every space, with weighted tsvectors
@@ -24,6 +33,10 @@ export const SEARCH_TABLES = ['rm_search_spaces', 'rm_search_revisions', 'rm_sea
  *   swap the indexed set whichever order the two events arrive in. Keyed by space as well: two
  *   spaces can hold the very same commit (same files, same second) with different page ids;
  * - `rm_search_blobs` caches parsed sections by git blob id: content is parsed once ever;
+ * - `rm_search_postings` is the inverted index by page: per lexeme and space, the pages holding it
+ *   with their impacts (see postings/postings.ts), keyed by the small integer keys of spaces and
+ *   pages. Queries find their candidate pages there, best first, and rank only those exactly:
+ *   reading every matching section (the GIN index's way) grows with the installation;
  * - `rm_search_terms` is the vocabulary with trigrams, for typo tolerance without pg_trgm.
  * Reads page bytes through the content store, so a rebuild needs the data directory.
  */
@@ -31,8 +44,8 @@ export function searchProjection(contentStore: ContentStore, opts: { onIndexed?:
   const indexer = new SpaceIndexer(contentStore, new Stemmer());
 
   const syncSpace = async (tx: Queryable, t: TableNamer, spaceId: string, force = false) => {
-    const r = await tx.query<{ config: string; live_revision: string | null; indexed_revision: string | null; pages: SearchablePage[] | null }>(
-      `SELECT s.config, s.live_revision, s.indexed_revision, r.pages
+    const r = await tx.query<{ key: number; config: string; live_revision: string | null; indexed_revision: string | null; pages: SearchablePage[] | null }>(
+      `SELECT s.key, s.config, s.live_revision, s.indexed_revision, r.pages
          FROM ${t('rm_search_spaces')} s LEFT JOIN ${t('rm_search_revisions')} r ON r.space_id = s.space_id AND r.revision = s.live_revision
         WHERE s.space_id = $1`,
       [spaceId],
@@ -40,13 +53,13 @@ export function searchProjection(contentStore: ContentStore, opts: { onIndexed?:
     const row = r.rows[0];
     if (!row?.live_revision || !row.pages) return; // its pages arrive with its RevisionCreated
     if (!force && row.indexed_revision === row.live_revision) return;
-    const stats = await indexer.index(tx, t, { spaceId, config: row.config, pages: row.pages, force });
+    const stats = await indexer.index(tx, t, { spaceId, spaceKey: row.key, config: row.config, pages: row.pages, force });
     // PGlite has no autovacuum, and PostgreSQL's comes late: after a large change the planner
     // would otherwise pick plans for empty tables. Only then: in a large index, ANALYZE samples
     // tens of thousands of tsvectors inside the projection's transaction (seconds, with every
     // import waiting), and statistics of 100,000 pages still describe 101,000.
     if (stats.sections >= ANALYZE_AFTER_SECTIONS && (await statisticsOutgrown(tx, t('rm_search_sections'), stats.sections))) {
-      await tx.query(`ANALYZE ${t('rm_search_sections')}, ${t('rm_search_pages')}, ${t('rm_search_texts')}`);
+      await tx.query(`ANALYZE ${t('rm_search_sections')}, ${t('rm_search_pages')}, ${t('rm_search_texts')}, ${t('rm_search_postings')}`);
     }
     opts.onIndexed?.(spaceId, stats);
     await tx.query(`UPDATE ${t('rm_search_spaces')} SET indexed_revision = $2 WHERE space_id = $1`, [spaceId, row.live_revision]);
@@ -54,12 +67,13 @@ export function searchProjection(contentStore: ContentStore, opts: { onIndexed?:
 
   return {
     name: 'search',
-    version: 2,
+    version: 3,
     tables: SEARCH_TABLES,
     handles: ['SpaceCreated', 'SpaceUpdated', 'SpaceDeleted', 'SpaceRestored', 'RevisionCreated', 'SpaceRevisionChanged'],
     schema: (t) => `
       CREATE TABLE ${t('rm_search_spaces')} (
         space_id text PRIMARY KEY,
+        key int GENERATED ALWAYS AS IDENTITY UNIQUE,
         organization_id text,
         language text,
         config text NOT NULL,
@@ -84,6 +98,7 @@ export function searchProjection(contentStore: ContentStore, opts: { onIndexed?:
         ancestors jsonb NOT NULL,
         title_tsv tsvector NOT NULL,
         title_words int NOT NULL,
+        key int GENERATED ALWAYS AS IDENTITY UNIQUE,
         PRIMARY KEY (space_id, page_id));
       CREATE INDEX rm_search_pages_title_tsv ON ${t('rm_search_pages')} USING gin (title_tsv);
       CREATE TABLE ${t('rm_search_sections')} (
@@ -102,6 +117,13 @@ export function searchProjection(contentStore: ContentStore, opts: { onIndexed?:
         title text NOT NULL,
         body text NOT NULL,
         PRIMARY KEY (space_id, page_id, ord));
+      CREATE TABLE ${t('rm_search_postings')} (
+        lexeme text COLLATE "C" NOT NULL,
+        space_key int NOT NULL,
+        entries bytea NOT NULL,
+        pages int NOT NULL,
+        PRIMARY KEY (lexeme, space_key) INCLUDE (pages));
+      ALTER TABLE ${t('rm_search_postings')} ALTER COLUMN entries SET STORAGE EXTERNAL;
       CREATE TABLE ${t('rm_search_terms')} (
         term text PRIMARY KEY,
         len int NOT NULL,

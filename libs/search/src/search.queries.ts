@@ -1,30 +1,19 @@
 import { Queryable } from '@quire/platform/db/db';
 import { decodeCursor, encodeCursor, InvalidCursorError } from '@quire/platform/http/pagination';
 import { effectiveRankSql } from '@quire/read-models/permissions/access.sql';
-import { buildTsquery, cjkRequirements, CjkRequirement, Lexemes, restrictWeights, termTsqueries } from './query/build-tsquery';
+import { buildTsquery, cjkRequirements, CjkRequirement, Lexemes, pageMatch, restrictWeights, termTsqueries } from './query/build-tsquery';
+import { PageCandidates, pageCandidates, PageMatch } from './postings/page-candidates';
 import { parseQuery, QueryTerm, queryWords } from './query/parse-query';
 import { countMatched, snippet, TermMatcher, termMatchers } from './query/term-matchers';
 import { Stemmer } from './text/stemmer';
 import { isVocabularyWord, trigramSimilarity, trigrams } from './text/tokenize';
 import { quoteLexeme } from './text/build-tsvector';
+import { RANK_WEIGHTS, SPECIFIC_WEIGHT, TITLE_WEIGHT } from './ranking';
 
-/**
- * Weights of D (section text), C (description, enclosing titles), B (section heading), A (page
- * title). The text is D, PostgreSQL's default weight, because D positions are written without a
- * letter: the bulk of every tsvector literal is shorter.
- */
-const RANK_WEIGHTS = '{0.2, 0.1, 0.5, 1.0}';
+/** `ts_rank`'s weights as an array literal (see RANK_WEIGHTS). */
+const RANK_WEIGHTS_SQL = `{${RANK_WEIGHTS.join(', ')}}`;
 /** Normalisation 1: divide by 1 + log(length), so long sections do not win by size alone. */
 const RANK_NORMALIZATION = 1;
-/**
- * Page title boost: TITLE_WEIGHT times the share of query terms the title holds, plus
- * SPECIFIC_WEIGHT times that share times the share of the title's words they cover (so
- * "CREATE TABLE" beats "CREATE FOREIGN TABLE" for the query `create table`). A term counts 1
- * in the title itself, half as a prefix there or in the description or the parent's title
- * ("tail" under "Input Plugins" for `tail input plugin`), a quarter as a prefix there.
- */
-const TITLE_WEIGHT = 0.3;
-const SPECIFIC_WEIGHT = 0.1;
 /**
  * Exact spelling bonus: a page holding a query word as written (not only a word sharing its stem,
  * as "managment" shares "management"'s, nor a longer word it starts) gains up to EXACT_WEIGHT,
@@ -35,13 +24,10 @@ const SPECIFIC_WEIGHT = 0.1;
  */
 const EXACT_WEIGHT = 1.0;
 /**
- * A space of at most this many sections is searched by reading its own sections (its range of
- * the primary key, fenced with OFFSET 0 so that the planner cannot reach for the GIN index)
- * rather than through the GIN index: the index's posting lists hold the matches of every space,
- * so for a common word or a prefix the bitmap it builds grows with the whole installation (70,000
- * entries for one word in 100 spaces, most of the query's time), while the space's range does not.
+ * Pages ranked exactly per query, at least: the best of them by their postings' impacts (see
+ * `pageCandidates`). Where fewer pages match, all of them are, and the ranking is exact.
  */
-const SCAN_SPACE_SECTIONS = 20_000;
+const CANDIDATE_PAGES = 200;
 /** Ask ranks sections, not pages: a flat boost when the page title holds a question term. */
 const TITLE_BOOST = 0.3;
 /** A long CJK run in search: weight of the share of its chunks a section holds, bonus for all of it in order. */
@@ -73,6 +59,8 @@ export interface SearchCaller {
 /** A space the caller may search, with what its index needs. */
 export interface SearchableSpace {
   id: string;
+  /** The index's key of the space (its postings are keyed by it). */
+  key: number;
   title: string;
   config: string;
   revision: string;
@@ -139,8 +127,7 @@ type Mode = 'all' | 'fuzzy' | 'any';
 interface Group {
   config: string;
   spaceIds: string[];
-  /** One space read through its own sections, not the index (see SCAN_SPACE_SECTIONS). */
-  scan?: boolean;
+  spaceKeys: number[];
 }
 
 /** Question words and fillers left out of "any word" queries, whatever the space's language. */
@@ -162,20 +149,19 @@ export class SearchQueries {
   ) {}
 
   /** The indexed state of one space (undefined while it has no indexed revision). */
-  async space(spaceId: string): Promise<{ config: string; revision: string; sections: number } | undefined> {
-    const r = await this.db.query<{ config: string; indexed_revision: string; sections: number }>(
-      `SELECT config, indexed_revision, (SELECT count(*) FROM rm_search_sections s WHERE s.space_id = ss.space_id)::int AS sections
-         FROM rm_search_spaces ss WHERE space_id = $1 AND indexed_revision IS NOT NULL AND NOT deleted`,
+  async space(spaceId: string): Promise<{ key: number; config: string; revision: string } | undefined> {
+    const r = await this.db.query<{ key: number; config: string; indexed_revision: string }>(
+      `SELECT key, config, indexed_revision FROM rm_search_spaces WHERE space_id = $1 AND indexed_revision IS NOT NULL AND NOT deleted`,
       [spaceId],
     );
     const row = r.rows[0];
-    return row ? { config: row.config, revision: row.indexed_revision, sections: row.sections } : undefined;
+    return row ? { key: row.key, config: row.config, revision: row.indexed_revision } : undefined;
   }
 
   /** Live, indexed spaces of the organization the caller can read (any role). */
   async readableSpaces(organizationId: string, caller: SearchCaller): Promise<SearchableSpace[]> {
-    const r = await this.db.query<{ id: string; title: string; config: string; indexed_revision: string }>(
-      `SELECT s.id, s.title, ss.config, ss.indexed_revision
+    const r = await this.db.query<{ id: string; key: number; title: string; config: string; indexed_revision: string }>(
+      `SELECT s.id, ss.key, s.title, ss.config, ss.indexed_revision
          FROM rm_spaces s
          JOIN rm_search_spaces ss ON ss.space_id = s.id AND ss.indexed_revision IS NOT NULL AND NOT ss.deleted
          JOIN rm_access_nodes n ON n.id = s.id
@@ -184,26 +170,26 @@ export class SearchQueries {
         ORDER BY s.id`,
       [organizationId, caller.userId, caller.instanceAdmin],
     );
-    return r.rows.map((x) => ({ id: x.id, title: x.title, config: x.config, revision: x.indexed_revision }));
+    return r.rows.map((x) => ({ id: x.id, key: x.key, title: x.title, config: x.config, revision: x.indexed_revision }));
   }
 
   /** Live, indexed spaces among `spaceIds` (a site's spaces: whoever may read the site may search them). */
   async indexedSpaces(spaceIds: readonly string[]): Promise<SearchableSpace[]> {
-    const r = await this.db.query<{ id: string; title: string; config: string; indexed_revision: string }>(
-      `SELECT s.id, s.title, ss.config, ss.indexed_revision
+    const r = await this.db.query<{ id: string; key: number; title: string; config: string; indexed_revision: string }>(
+      `SELECT s.id, ss.key, s.title, ss.config, ss.indexed_revision
          FROM rm_spaces s
          JOIN rm_search_spaces ss ON ss.space_id = s.id AND ss.indexed_revision IS NOT NULL AND NOT ss.deleted
         WHERE s.id = ANY($1::text[]) AND s.deleted_at IS NULL
         ORDER BY s.id`,
       [spaceIds],
     );
-    return r.rows.map((x) => ({ id: x.id, title: x.title, config: x.config, revision: x.indexed_revision }));
+    return r.rows.map((x) => ({ id: x.id, key: x.key, title: x.title, config: x.config, revision: x.indexed_revision }));
   }
 
   async searchSpace(spaceId: string, query: string, opts: { page?: string; limit: number }): Promise<SearchResult> {
     const space = await this.space(spaceId);
     if (!space) return { items: [], count: 0 };
-    return this.search([{ config: space.config, spaceIds: [spaceId], scan: space.sections <= SCAN_SPACE_SECTIONS }], query, opts);
+    return this.search([{ config: space.config, spaceIds: [spaceId], spaceKeys: [space.key] }], query, opts);
   }
 
   async searchSpaces(spaces: readonly SearchableSpace[], query: string, opts: { page?: string; limit: number }): Promise<SearchResult> {
@@ -221,11 +207,21 @@ export class SearchQueries {
       if (mode === 'fuzzy' && alternatives!.size === 0) continue;
       const queries = groups.map((g) => {
         const options = { mode: mode === 'any' ? ('any' as const) : ('all' as const), lexemes: lexemes.get(g.config)!, alternatives, isNoise: (w: string) => this.isNoise(w) };
-        return { query: buildTsquery(terms, options), perTerm: termTsqueries(terms, options), cjk: cjkRequirements(terms, options) };
+        return { query: buildTsquery(terms, options), match: pageMatch(terms, options), perTerm: termTsqueries(terms, options), cjk: cjkRequirements(terms, options) };
       });
       if (queries.every((q) => !q.query)) continue;
       const exact = this.exactWords(terms, groups, lexemes);
-      const result = await this.rankPages(groups, queries, exact, mode, cursor, opts.limit);
+      // Enough candidates for the page of results asked for (a cursor carries its rank), more
+      // when the exact ranking leaves too few of them (a page holding every word, none of its
+      // sections all of them).
+      let wanted = Math.max(CANDIDATE_PAGES, 2 * ((cursor?.[4] ?? 0) + opts.limit + 1));
+      let result: SearchResult;
+      for (;;) {
+        const candidates = await this.candidates(groups, queries.map((q) => q.match), wanted, exact);
+        result = await this.rankPages(groups, queries, exact, mode, cursor, opts.limit, candidates);
+        if (!candidates.truncated || result.next) break;
+        wanted *= 4;
+      }
       if (result.count === 0 && !cursor) continue;
       const matchers = termMatchers(terms, lexemes.get(groups[0].config)!);
       for (const page of result.items) {
@@ -246,6 +242,7 @@ export class SearchQueries {
     mode: Mode,
     cursor: Cursor | undefined,
     limit: number,
+    candidates: Candidates,
   ): Promise<SearchResult> {
     const params: unknown[] = [];
     const p = (v: unknown) => (params.push(v), `$${params.length}`);
@@ -259,9 +256,13 @@ export class SearchQueries {
     const exactBonus = exact.length
       ? ` + ${EXACT_WEIGHT} * (${exact.map((e) => `CASE WHEN b.${e.col} THEN ln(sp.n / sp.${e.df}) / ln(greatest(sp.n, 2)) ELSE 0 END`).join(' + ')}) / ${exact.length}`
       : '';
-    const spread = exact.length
-      ? `spread AS (SELECT count(*)::float8 AS n${exact.map((e) => `, count(*) FILTER (WHERE ${e.col})::float8 AS ${e.df}`).join('')} FROM best),`
-      : '';
+    // Over every matching page: counted here when all of them are candidates, else from the postings.
+    const spread = !exact.length
+      ? ''
+      : candidates.truncated
+        ? `spread AS (SELECT ${p(candidates.total)}::float8 AS n${exact.map((e, k) => `, ${p(Math.max(1, candidates.holders[k]))}::float8 AS ${e.df}`).join('')}),`
+        : `spread AS (SELECT count(*)::float8 AS n${exact.map((e) => `, count(*) FILTER (WHERE ${e.col})::float8 AS ${e.df}`).join('')} FROM best),`;
+    const keys = p(candidates.keys);
     groups.forEach((g, i) => {
       const { query, perTerm, cjk } = queries[i];
       if (!query) return;
@@ -275,10 +276,10 @@ export class SearchQueries {
       const bonus = cjk
         .map((c, k) => ` + ${CJK_SHARE_WEIGHT} * k${k}.n / ${c.grams.length} + CASE WHEN s.tsv @@ ${p(c.phrase)}::tsquery THEN ${CJK_PHRASE_BONUS} ELSE 0 END`)
         .join('');
-      const sections = g.scan ? `(SELECT * FROM rm_search_sections WHERE space_id = ${p(g.spaceIds[0])} OFFSET 0) s` : 'rm_search_sections s';
       hits.push(
-        `SELECT s.space_id, s.page_id, (ts_rank('${RANK_WEIGHTS}', s.tsv, ${q}, ${RANK_NORMALIZATION})${bonus})::float8 AS r, ${i} AS g${exactHolds}
-           FROM ${sections} ${counts.join(' ')} WHERE ${g.scan ? '' : `${inSpaces('s.space_id')} AND `}s.tsv @@ ${q}${needs}`,
+        `SELECT s.space_id, s.page_id, (ts_rank('${RANK_WEIGHTS_SQL}', s.tsv, ${q}, ${RANK_NORMALIZATION})${bonus})::float8 AS r, ${i} AS g${exactHolds}
+           FROM candidates c JOIN rm_search_sections s ON s.space_id = c.space_id AND s.page_id = c.page_id ${counts.join(' ')}
+          WHERE ${inSpaces('c.space_id')} AND s.tsv @@ ${q}${needs}`,
       );
       const n = perTerm.length;
       titles.push(
@@ -291,7 +292,7 @@ export class SearchQueries {
                FROM unnest(${p(perTerm.map((t) => restrictWeights(t.exact, 'A')))}::tsquery[], ${p(perTerm.map((t) => restrictWeights(t.loose, 'A')))}::tsquery[],
                            ${p(perTerm.map((t) => t.exact))}::tsquery[], ${p(perTerm.map((t) => t.loose))}::tsquery[],
                            ${p(perTerm.map((t) => restrictWeights(t.loose, 'AB')))}::tsquery[]) AS u(ea, la, e, l, lab)) x
-          WHERE ${inSpaces('p.space_id')} AND p.title_tsv @@ ${p(perTerm.map((t) => `(${t.loose})`).join(' | '))}::tsquery`,
+          WHERE p.key = ANY(${keys}::int[]) AND ${inSpaces('p.space_id')} AND p.title_tsv @@ ${p(perTerm.map((t) => `(${t.loose})`).join(' | '))}::tsquery`,
       );
     });
     const after = cursor ? `WHERE score < ${p(cursor[1])}::float8 OR (score = ${p(cursor[1])}::float8 AND (space_id, page_id) > (${p(cursor[2])}, ${p(cursor[3])}))` : '';
@@ -310,7 +311,8 @@ export class SearchQueries {
       total: number;
       sections: Array<{ id: string; title: string; body: string; score: number }> | null;
     }>(
-      `WITH hits AS MATERIALIZED (${hits.join(' UNION ALL ')}),
+      `WITH candidates AS MATERIALIZED (SELECT space_id, page_id FROM rm_search_pages WHERE key = ANY(${keys}::int[])),
+       hits AS MATERIALIZED (${hits.join(' UNION ALL ')}),
        title_hits AS (${titles.join(' UNION ALL ')}),
        best AS (SELECT space_id, page_id, g, max(r) AS r${exactAny} FROM hits GROUP BY space_id, page_id, g),
        ${spread}
@@ -324,7 +326,7 @@ export class SearchQueries {
          SELECT s.space_id, s.page_id, s.ord, x.r, row_number() OVER (PARTITION BY s.space_id, s.page_id ORDER BY x.r DESC, s.ord) AS i
            FROM top JOIN rm_search_sections s ON s.space_id = top.space_id AND s.page_id = top.page_id
            CROSS JOIN LATERAL (SELECT (CASE top.g ${qByGroup.join(' ')} END) AS q) qq
-           CROSS JOIN LATERAL (SELECT ts_rank('${RANK_WEIGHTS}', s.tsv, qq.q, ${RANK_NORMALIZATION})::float8 AS r) x
+           CROSS JOIN LATERAL (SELECT ts_rank('${RANK_WEIGHTS_SQL}', s.tsv, qq.q, ${RANK_NORMALIZATION})::float8 AS r) x
           WHERE s.tsv @@ qq.q)
        SELECT top.space_id, top.page_id, top.page_match, top.score, top.total, p.title, p.path, p.description, p.ancestors,
               (SELECT json_agg(json_build_object('id', x.section_id, 'title', x.title, 'body', x.body, 'score', sh.r) ORDER BY sh.i)
@@ -348,7 +350,7 @@ export class SearchQueries {
       pageMatch: row.page_match,
       sections: (row.sections ?? []).map((s) => ({ id: s.id, title: s.title, body: s.body, score: s.score, matchedContent: true })),
     }));
-    const result: SearchResult = { items, count: Number(r.rows[0]?.total ?? 0) };
+    const result: SearchResult = { items, count: candidates.truncated ? candidates.total : Number(r.rows[0]?.total ?? 0) };
     if (r.rows.length > limit) {
       const last = items[items.length - 1];
       result.next = { page: encodeCursor([mode, last.score, last.spaceId, last.pageId, last.rank]) };
@@ -383,34 +385,45 @@ export class SearchQueries {
     // Without terms of its own, a follow-up stands on the earlier questions alone.
     const current = own.length || earlier.length === 0 ? terms : [];
     const revisions = new Map(spaces.map((s) => [s.id, s.revision]));
+    const weightedByGroup = groups.map((g) => {
+      const options = { mode: 'any' as const, lexemes: lexemes.get(g.config)!, isNoise: (w: string) => this.isNoise(w) };
+      return [
+        { q: current.length ? buildTsquery(current, options) : '', match: current.length ? pageMatch(current, options) : undefined, weight: 1 },
+        ...earlier.map((t, i) => ({ q: buildTsquery(t, options), match: pageMatch(t, options), weight: CONTEXT_WEIGHT / 2 ** i })),
+      ].filter((x) => x.q);
+    });
+    const matches = weightedByGroup.map((weighted) => {
+      const parts = weighted.map((x) => x.match).filter((m): m is PageMatch => !!m);
+      return parts.length === 0 ? undefined : parts.length === 1 ? parts[0] : { any: parts };
+    });
+    // The sections of the best pages by their postings are ranked (all of them where few match).
+    const candidates = await this.candidates(groups, matches, Math.max(CANDIDATE_PAGES, opts.limit * 4));
     const params: unknown[] = [];
     const p = (v: unknown) => (params.push(v), `$${params.length}`);
+    const keys = `${p(candidates.keys)}::int[]`;
     const branches: string[] = [];
-    for (const g of groups) {
-      const options = { mode: 'any' as const, lexemes: lexemes.get(g.config)!, isNoise: (w: string) => this.isNoise(w) };
-      const weighted = [
-        { q: current.length ? buildTsquery(current, options) : '', weight: 1 },
-        ...earlier.map((t, i) => ({ q: buildTsquery(t, options), weight: CONTEXT_WEIGHT / 2 ** i })),
-      ].filter((x) => x.q);
+    for (const [i, g] of groups.entries()) {
+      const weighted = weightedByGroup[i];
       if (weighted.length === 0) continue;
       const qs = weighted.map((x) => ({ sql: `${p(x.q)}::tsquery`, weight: x.weight }));
       const any = `(${qs.map((x) => x.sql).join(' || ')})`;
-      const rank = qs.map((x) => `${x.weight} * ts_rank('${RANK_WEIGHTS}', s.tsv, ${x.sql}, ${RANK_NORMALIZATION})`).join(' + ');
+      const rank = qs.map((x) => `${x.weight} * ts_rank('${RANK_WEIGHTS_SQL}', s.tsv, ${x.sql}, ${RANK_NORMALIZATION})`).join(' + ');
       const spaces = `${p(g.spaceIds)}::text[]`;
       // The title boost comes from the (small) pages whose title matches, found by their own index.
       branches.push(
         `SELECT s.space_id, s.page_id, s.ord,
                 (${rank} + CASE WHEN t.page_id IS NOT NULL THEN ${TITLE_BOOST} ELSE 0 END)::float8 AS score
-           FROM rm_search_sections s
-           LEFT JOIN (SELECT space_id, page_id FROM rm_search_pages WHERE space_id = ANY(${spaces}) AND title_tsv @@ ${qs[0].sql}) t
+           FROM candidates c JOIN rm_search_sections s ON s.space_id = c.space_id AND s.page_id = c.page_id
+           LEFT JOIN (SELECT space_id, page_id FROM rm_search_pages WHERE key = ANY(${keys}) AND space_id = ANY(${spaces}) AND title_tsv @@ ${qs[0].sql}) t
              ON t.space_id = s.space_id AND t.page_id = s.page_id
-          WHERE s.space_id = ANY(${spaces}) AND s.tsv @@ ${any}`,
+          WHERE c.space_id = ANY(${spaces}) AND s.tsv @@ ${any}`,
       );
     }
     if (branches.length === 0) return { sections: [], relevant: [], matchers: [] };
     // Rank more than needed, then prefer sections that hold more of the question's terms.
     const r = await this.db.query<any>(
-      `WITH top AS (${branches.join(' UNION ALL ')} ORDER BY score DESC, space_id, page_id, ord LIMIT ${p(opts.limit * 4)})
+      `WITH candidates AS MATERIALIZED (SELECT space_id, page_id FROM rm_search_pages WHERE key = ANY(${keys})),
+       top AS (${branches.join(' UNION ALL ')} ORDER BY score DESC, space_id, page_id, ord LIMIT ${p(opts.limit * 4)})
        SELECT top.*, x.section_id, x.title, x.body, p.title AS page_title, p.path
          FROM top JOIN rm_search_texts x ON x.space_id = top.space_id AND x.page_id = top.page_id AND x.ord = top.ord
          JOIN rm_search_pages p ON p.space_id = top.space_id AND p.page_id = top.page_id
@@ -443,6 +456,24 @@ export class SearchQueries {
     );
     // Sentences are picked by the question's terms, or the earlier ones' when it has none.
     return { sections: sections.slice(0, opts.limit), relevant: relevant.slice(0, opts.limit), matchers: matchers.length ? matchers : earlierMatchers.flat() };
+  }
+
+  /**
+   * The best `wanted` pages of each group by their postings, and, over all matching pages, how
+   * many there are and how many hold each of `exactWords` (for the exact spelling bonus).
+   */
+  private async candidates(groups: readonly Group[], matches: ReadonlyArray<PageMatch | undefined>, wanted: number, exactWords: readonly string[] = []): Promise<Candidates> {
+    const out: Candidates = { keys: [], total: 0, truncated: false, holders: exactWords.map(() => 0) };
+    for (const [i, g] of groups.entries()) {
+      const match = matches[i];
+      if (!match) continue;
+      const found = await pageCandidates(this.db, g.spaceKeys, match, wanted, exactWords);
+      out.keys.push(...found.keys);
+      out.total += found.total;
+      out.truncated ||= found.truncated;
+      found.holders.forEach((n, k) => (out.holders[k] += n));
+    }
+    return out;
   }
 
   /**
@@ -484,8 +515,7 @@ export class SearchQueries {
     const candidates = terms.filter((t): t is Extract<QueryTerm, { kind: 'word' }> => t.kind === 'word' && isVocabularyWord(t.word) && !this.isNoise(t.word));
     if (candidates.length === 0) return new Map();
     const words = candidates.map((t) => t.word);
-    const lexemes = candidates.map((t) => (t.prefix ? `${quoteLexeme(t.word)}:*` : quoteLexeme(t.word)));
-    const knownWords = await this.heldWords(groups, words, lexemes);
+    const knownWords = await this.heldWords(groups, candidates);
     const unknown = words.filter((w) => !knownWords.has(w)).slice(0, MAX_CORRECTED_WORDS);
     if (unknown.length === 0) return new Map();
     const out = new Map<string, string[]>();
@@ -515,7 +545,7 @@ export class SearchQueries {
         }
       }
       if (close.length) {
-        const inSpaces = await this.heldWords(groups, close, close.map(quoteLexeme));
+        const inSpaces = await this.heldWords(groups, close.map((word) => ({ word, prefix: false })));
         close = close.filter((w) => inSpaces.has(w));
       }
       if (close.length) out.set(word, close.slice(0, CORRECTIONS_PER_WORD));
@@ -523,13 +553,14 @@ export class SearchQueries {
     return out;
   }
 
-  /** The words (with their tsquery lexemes) some section of the searched spaces holds. */
-  private async heldWords(groups: readonly Group[], words: readonly string[], lexemes: readonly string[]): Promise<Set<string>> {
-    const scan = groups.length === 1 && groups[0].scan;
-    const sections = scan ? 'SELECT * FROM rm_search_sections WHERE space_id = $3 OFFSET 0' : 'SELECT * FROM rm_search_sections WHERE space_id = ANY($3::text[])';
+  /** The words some page of the searched spaces holds (as a prefix: some word it starts). */
+  private async heldWords(groups: readonly Group[], words: ReadonlyArray<{ word: string; prefix: boolean }>): Promise<Set<string>> {
     const r = await this.db.query<{ w: string }>(
-      `SELECT w FROM unnest($1::text[], $2::text[]) AS x(w, q) WHERE EXISTS (SELECT 1 FROM (${sections}) s WHERE s.tsv @@ x.q::tsquery)`,
-      [words, lexemes, scan ? groups[0].spaceIds[0] : groups.flatMap((g) => g.spaceIds)],
+      `SELECT x.w FROM unnest($1::text[], $2::boolean[]) AS x(w, prefix)
+        WHERE EXISTS (SELECT 1 FROM rm_search_postings p
+                       WHERE p.space_key = ANY($3::int[])
+                         AND CASE WHEN x.prefix THEN p.lexeme >= x.w AND p.lexeme < x.w || chr(1114111) ELSE p.lexeme = x.w END)`,
+      [words.map((w) => w.word), words.map((w) => w.prefix), groups.flatMap((g) => g.spaceKeys)],
     );
     return new Set(r.rows.map((x) => x.w));
   }
@@ -572,6 +603,11 @@ export function editDistance(a: string, b: string, max: number): number {
 
 type Cursor = [Mode, number, string, string, number];
 
+interface Candidates extends PageCandidates {
+  /** Matching pages holding each exact spelling, all of them counted. */
+  holders: number[];
+}
+
 /** The last item of the previous page: how it matched, its score, space, page and rank. */
 function searchCursor(page: string): Cursor {
   const [mode, score, spaceId, pageId, rank] = decodeCursor(page, 5) as unknown[];
@@ -587,10 +623,15 @@ function searchCursor(page: string): Cursor {
   return [mode, score, spaceId, pageId, rank as number];
 }
 
-function groupByConfig(spaces: readonly { id: string; config: string }[]): Group[] {
-  const groups = new Map<string, string[]>();
-  for (const s of spaces) groups.set(s.config, [...(groups.get(s.config) ?? []), s.id]);
-  return [...groups].map(([config, spaceIds]) => ({ config, spaceIds }));
+function groupByConfig(spaces: readonly SearchableSpace[]): Group[] {
+  const groups = new Map<string, Group>();
+  for (const s of spaces) {
+    let g = groups.get(s.config);
+    if (!g) groups.set(s.config, (g = { config: s.config, spaceIds: [], spaceKeys: [] }));
+    g.spaceIds.push(s.id);
+    g.spaceKeys.push(s.key);
+  }
+  return [...groups.values()];
 }
 
 export type { TermMatcher };

@@ -3,12 +3,15 @@ import type { TableNamer } from '@quire/projections/projection';
 import type { ContentStore } from '@quire/content/store';
 import { buildTsvector, collectWords, tsvectorOf } from '../text/build-tsvector';
 import { Stemmer } from '../text/stemmer';
-import { isVocabularyWord, textTokens, tokenRuns, trigrams } from '../text/tokenize';
+import { isCjkToken, isVocabularyWord, textTokens, tokenRuns, trigrams } from '../text/tokenize';
+import { decodePostings, encodePostings, patchPostings, Postings, toHex } from '../postings/postings';
+import { SPECIFIC_WEIGHT, TITLE_WEIGHT } from '../ranking';
 import { IndexedSection, pageSections } from './page-sections';
 import { SearchablePage } from './searchable-pages';
 
 interface IndexedPageRow {
   page_id: string;
+  key: number;
   blob: string;
   title: string;
   path: string;
@@ -23,12 +26,14 @@ export interface IndexStats {
   parsedBlobs: number;
   sections: number;
   /** Milliseconds spent per phase, for benchmarks. */
-  ms: { diff: number; sections: number; tokens: number; stems: number; vectors: number; write: number; vocabulary: number };
+  ms: { diff: number; sections: number; tokens: number; stems: number; vectors: number; write: number; postings: number; vocabulary: number };
 }
 
 const READ_CONCURRENCY = 16;
 /** Rows per INSERT: keeps each statement a few MB. */
 const INSERT_CHUNK = 1000;
+/** Postings rows per statement. */
+const POSTINGS_CHUNK = 2000;
 const decoder = new TextDecoder();
 
 /**
@@ -43,9 +48,9 @@ export class SpaceIndexer {
     private readonly stemmer: Stemmer,
   ) {}
 
-  async index(tx: Queryable, t: TableNamer, opts: { spaceId: string; config: string; pages: SearchablePage[]; force?: boolean }): Promise<IndexStats> {
+  async index(tx: Queryable, t: TableNamer, opts: { spaceId: string; spaceKey: number; config: string; pages: SearchablePage[]; force?: boolean }): Promise<IndexStats> {
     const { spaceId, config, pages } = opts;
-    const ms = { diff: 0, sections: 0, tokens: 0, stems: 0, vectors: 0, write: 0, vocabulary: 0 };
+    const ms = { diff: 0, sections: 0, tokens: 0, stems: 0, vectors: 0, write: 0, postings: 0, vocabulary: 0 };
     let clock = Date.now();
     const lap = (phase: keyof typeof ms) => {
       const now = Date.now();
@@ -54,7 +59,7 @@ export class SpaceIndexer {
     };
     const current = new Map<string, IndexedPageRow>();
     const existing = await tx.query<IndexedPageRow>(
-      `SELECT page_id, blob, title, path, description, ancestors FROM ${t('rm_search_pages')} WHERE space_id = $1`,
+      `SELECT page_id, key, blob, title, path, description, ancestors FROM ${t('rm_search_pages')} WHERE space_id = $1`,
       [spaceId],
     );
     for (const row of existing.rows) current.set(row.page_id, row);
@@ -75,6 +80,16 @@ export class SpaceIndexer {
     lap('sections');
 
     const gone = [...removed, ...reindex.filter((p) => current.has(p.id)).map((p) => p.id)];
+    // The postings to take the gone pages out of: the lexemes of their sections (titles included).
+    const goneKeys = new Set(gone.map((id) => current.get(id)!.key));
+    const goneLexemes = gone.length
+      ? (
+          await tx.query<{ lexeme: string }>(
+            `SELECT DISTINCT unnest(tsvector_to_array(tsv)) AS lexeme FROM ${t('rm_search_sections')} WHERE space_id = $1 AND page_id = ANY($2::text[])`,
+            [spaceId, gone],
+          )
+        ).rows.map((r) => r.lexeme)
+      : [];
     if (gone.length) {
       await tx.query(`DELETE FROM ${t('rm_search_sections')} WHERE space_id = $1 AND page_id = ANY($2::text[])`, [spaceId, gone]);
       await tx.query(`DELETE FROM ${t('rm_search_texts')} WHERE space_id = $1 AND page_id = ANY($2::text[])`, [spaceId, gone]);
@@ -113,6 +128,7 @@ export class SpaceIndexer {
       lap('stems');
 
       const pageRows = reindex.map((p) => ({
+        id: p.id,
         page_id: p.id,
         blob: p.blob,
         title: p.title,
@@ -129,18 +145,24 @@ export class SpaceIndexer {
         ),
         title_words: titleWords(p.title),
       }));
+      const keys = new Map<string, number>();
       for (const chunk of chunks(pageRows, INSERT_CHUNK)) {
-        await tx.query(
+        const inserted = await tx.query<{ page_id: string; key: number }>(
           `INSERT INTO ${t('rm_search_pages')} (space_id, page_id, blob, title, path, description, ancestors, title_tsv, title_words)
            SELECT $1, x.page_id, x.blob, x.title, x.path, x.description, x.ancestors::jsonb, x.title_tsv::tsvector, x.title_words
              FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::int[])
-               AS x(page_id, blob, title, path, description, ancestors, title_tsv, title_words)`,
+               AS x(page_id, blob, title, path, description, ancestors, title_tsv, title_words)
+           RETURNING page_id, key`,
           [spaceId, ...columns(chunk, ['page_id', 'blob', 'title', 'path', 'description', 'ancestors', 'title_tsv', 'title_words'])],
         );
+        for (const row of inserted.rows) keys.set(row.page_id, row.key);
       }
 
       const sectionRows: Array<{ page_id: string; ord: number; section_id: string; title: string; body: string; tsv: string }> = [];
+      // Lexeme -> page key -> impact, for the postings.
+      const added = new Map<string, Map<number, number>>();
       for (const p of prepared) {
+        const impacts = new Map<string, number>();
         p.sections.forEach((s, ord) => {
           sectionRows.push({
             page_id: p.page.id,
@@ -156,9 +178,17 @@ export class SpaceIndexer {
                 { tokens: s.body, weight: 'D' },
               ],
               lexemes,
+              impacts,
             ),
           });
         });
+        addTitleShare(impacts, p.title, p.context, lexemes);
+        const key = keys.get(p.page.id)!;
+        for (const [lexeme, impact] of impacts) {
+          let list = added.get(lexeme);
+          if (!list) added.set(lexeme, (list = new Map()));
+          list.set(key, impact);
+        }
       }
       sectionCount = sectionRows.length;
       lap('vectors');
@@ -176,8 +206,13 @@ export class SpaceIndexer {
         );
       }
       lap('write');
+      await this.writePostings(tx, t, opts.spaceKey, goneKeys, goneLexemes, added);
+      lap('postings');
       await this.addVocabulary(tx, t, [...words].filter(isVocabularyWord));
       lap('vocabulary');
+    } else if (goneKeys.size) {
+      await this.writePostings(tx, t, opts.spaceKey, goneKeys, goneLexemes, new Map());
+      lap('postings');
     }
     lap('write');
     return { pages: pages.length, reindexed: reindex.length, removed: removed.length, parsedBlobs: parsed, sections: sectionCount, ms };
@@ -223,6 +258,52 @@ export class SpaceIndexer {
     }
   }
 
+  /**
+   * Takes the gone pages out of their lexemes' postings and puts the new pages in: the rows of
+   * every lexeme concerned are read, patched and written back whole (a space's row of a lexeme
+   * is at most 8 bytes per page of the space).
+   */
+  private async writePostings(
+    tx: Queryable,
+    t: TableNamer,
+    spaceKey: number,
+    goneKeys: ReadonlySet<number>,
+    goneLexemes: readonly string[],
+    added: ReadonlyMap<string, ReadonlyMap<number, number>>,
+  ): Promise<void> {
+    const lexemes = [...new Set([...goneLexemes, ...added.keys()])];
+    const current = new Map<string, Postings>();
+    // A space indexed for the first time has no rows to patch.
+    const hasRows = goneKeys.size > 0 || (await tx.query(`SELECT 1 FROM ${t('rm_search_postings')} WHERE space_key = $1 LIMIT 1`, [spaceKey])).rows.length > 0;
+    if (hasRows) {
+      for (const chunk of chunks(lexemes, POSTINGS_CHUNK)) {
+        const r = await tx.query<{ lexeme: string; entries: Uint8Array }>(
+          `SELECT lexeme, entries FROM ${t('rm_search_postings')} WHERE space_key = $1 AND lexeme = ANY($2::text[])`,
+          [spaceKey, chunk],
+        );
+        for (const row of r.rows) current.set(row.lexeme, decodePostings(row.entries));
+      }
+    }
+    const write: Array<{ lexeme: string; hex: string; pages: number }> = [];
+    const empty: string[] = [];
+    const none = new Map<number, number>();
+    for (const lexeme of lexemes) {
+      const had = current.get(lexeme);
+      const next = patchPostings(had, goneKeys, added.get(lexeme) ?? none);
+      if (next.keys.length) write.push({ lexeme, hex: toHex(encodePostings(next.keys, next.impacts)), pages: next.keys.length });
+      else if (had) empty.push(lexeme);
+    }
+    for (const chunk of chunks(write, POSTINGS_CHUNK)) {
+      await tx.query(
+        `INSERT INTO ${t('rm_search_postings')} (lexeme, space_key, entries, pages)
+         SELECT x.lexeme, $1, decode(x.hex, 'hex'), x.pages FROM unnest($2::text[], $3::text[], $4::int[]) AS x(lexeme, hex, pages)
+         ON CONFLICT (lexeme, space_key) DO UPDATE SET entries = EXCLUDED.entries, pages = EXCLUDED.pages`,
+        [spaceKey, ...columns(chunk, ['lexeme', 'hex', 'pages'])],
+      );
+    }
+    if (empty.length) await tx.query(`DELETE FROM ${t('rm_search_postings')} WHERE space_key = $1 AND lexeme = ANY($2::text[])`, [spaceKey, empty]);
+  }
+
   /** Words offered as typo corrections. Insert-only: a word that left the content costs nothing. */
   private async addVocabulary(tx: Queryable, t: TableNamer, words: string[]): Promise<void> {
     for (const chunk of chunks(words, 5000)) {
@@ -233,6 +314,35 @@ export class SpaceIndexer {
         [chunk, chunk.map((w) => trigrams(w).join(','))],
       );
     }
+  }
+}
+
+/**
+ * A page's title share of its impacts: TITLE_WEIGHT for a lexeme of the title (and
+ * SPECIFIC_WEIGHT over the title's length), half of TITLE_WEIGHT for one of the description or
+ * the parent's title only: what the title boost of a one-word query gives the page.
+ */
+function addTitleShare(impacts: Map<string, number>, title: readonly string[], context: readonly string[], lexemesOf: (word: string) => readonly string[]): void {
+  const own = new Set<string>();
+  for (const token of title) {
+    if (!token) continue;
+    own.add(token);
+    if (!isCjkToken(token)) for (const l of lexemesOf(token)) own.add(l);
+  }
+  const near = new Set<string>();
+  for (const token of context) {
+    if (!token) continue;
+    near.add(token);
+    if (!isCjkToken(token)) for (const l of lexemesOf(token)) near.add(l);
+  }
+  const words = Math.max(1, title.filter(Boolean).length);
+  for (const lexeme of own) {
+    const had = impacts.get(lexeme);
+    if (had !== undefined) impacts.set(lexeme, had + TITLE_WEIGHT + SPECIFIC_WEIGHT / words);
+  }
+  for (const lexeme of near) {
+    const had = impacts.get(lexeme);
+    if (had !== undefined && !own.has(lexeme)) impacts.set(lexeme, had + TITLE_WEIGHT / 2);
   }
 }
 

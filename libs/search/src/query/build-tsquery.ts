@@ -1,4 +1,5 @@
 import { quoteLexeme } from '../text/build-tsvector';
+import type { PageMatch } from '../postings/page-candidates';
 import { QueryTerm } from './parse-query';
 
 export type Lexemes = (word: string) => readonly string[];
@@ -127,5 +128,48 @@ function termQuery(term: QueryTerm, opts: TsqueryOptions, phraseOnly = false): s
       const lexemes = term.tokens.map((t) => (t.cjk ? quoteLexeme(t.text) : quoteLexeme(opts.lexemes(t.text)[0] ?? t.text)));
       return lexemes.length === 1 ? lexemes[0] : `(${lexemes.join(' <-> ')})`;
     }
+  }
+}
+
+/**
+ * The page-level shape of `buildTsquery`'s query, for the postings (see `pageCandidates`): the
+ * same lexemes, AND within a page where the tsquery has AND within a section, and phrases and
+ * CJK chains as all of their lexemes (their order is checked by the exact ranking). Undefined
+ * when nothing is left to search for.
+ */
+export function pageMatch(terms: readonly QueryTerm[], opts: TsqueryOptions): PageMatch | undefined {
+  const parts = meaningfulTerms(terms, opts)
+    .map((t) => termMatch(t, opts))
+    .filter((m): m is PageMatch => !!m);
+  if (parts.length === 0) return undefined;
+  if (parts.length === 1) return parts[0];
+  return opts.mode === 'all' ? { all: parts } : { any: parts };
+}
+
+function allOf(lexemes: readonly string[]): PageMatch {
+  return lexemes.length === 1 ? { lexeme: lexemes[0] } : { all: lexemes.map((lexeme) => ({ lexeme })) };
+}
+
+function termMatch(term: QueryTerm, opts: TsqueryOptions): PageMatch | undefined {
+  switch (term.kind) {
+    case 'word': {
+      const list = opts.lexemes(term.word);
+      let base: PageMatch;
+      if (term.prefix) {
+        const stems = list.filter((s) => s !== term.word && !s.startsWith(term.word));
+        base = stems.length ? { any: [{ prefix: term.word }, allOf(stems)] } : { prefix: term.word };
+      } else base = allOf(list.length ? list : [term.word]);
+      const alternatives = opts.alternatives?.get(term.word) ?? [];
+      return alternatives.length ? { any: [base, ...alternatives.map((lexeme) => ({ lexeme }))] } : base;
+    }
+    case 'cjk': {
+      if (term.grams.length === 1) return { prefix: term.grams[0] };
+      const grams = [...new Set(term.grams)].map((lexeme) => ({ lexeme }));
+      if (opts.mode === 'any') return { any: grams };
+      if (isLongCjk(term)) return { atLeast: Math.max(2, Math.ceil(grams.length * CJK_MIN_SHARE)), of: grams };
+      return { all: grams };
+    }
+    case 'phrase':
+      return allOf([...new Set(term.tokens.map((t) => (t.cjk ? t.text : (opts.lexemes(t.text)[0] ?? t.text))))]);
   }
 }

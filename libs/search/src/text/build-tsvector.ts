@@ -1,3 +1,4 @@
+import { RANK_WEIGHTS } from '../ranking';
 import { isCjkToken, textTokens } from './tokenize';
 
 export type Weight = 'A' | 'B' | 'C' | 'D';
@@ -7,6 +8,8 @@ export interface WeightedTokens {
   tokens: readonly string[];
   weight: Weight;
 }
+
+const WEIGHT_VALUE: Record<Weight, number> = { D: RANK_WEIGHTS[0], C: RANK_WEIGHTS[1], B: RANK_WEIGHTS[2], A: RANK_WEIGHTS[3] };
 
 /** PostgreSQL keeps at most 256 positions per lexeme and positions up to 16,383. */
 const MAX_POSITIONS = 256;
@@ -24,23 +27,38 @@ export function collectWords(lists: Iterable<readonly string[]>, into = new Set<
  * matches); CJK grams as themselves. Fields are separated by an unused position so that a
  * phrase never spans two of them. Text past PostgreSQL's last position is left out (such
  * giant sections would otherwise pile onto it and approach the 1 MB tsvector limit).
+ * With `impacts`, also raises each lexeme's entry there to what `ts_rank(RANK_WEIGHTS, tsvector,
+ * lexeme, 1)` gives the section for that lexeme alone (so a map shared by a page's sections ends
+ * with the page's best section).
  */
-export function buildTsvector(fields: readonly WeightedTokens[], lexemesOf: (word: string) => readonly string[]): string {
+export function buildTsvector(fields: readonly WeightedTokens[], lexemesOf: (word: string) => readonly string[], impacts?: Map<string, number>): string {
   // Slots instead of arrays of strings: one string per lexeme grows by concatenation (ropes).
   const slots = new Map<string, number>();
   const lexemes: string[] = [];
   const lists: string[] = [];
   const counts: number[] = [];
-  const add = (lexeme: string, entry: string) => {
+  // ts_rank's per-lexeme figures (calc_rank_or): sum of w/(j+1)^2, the largest w and its j.
+  const sums: number[] = [];
+  const maxWeights: number[] = [];
+  const maxAt: number[] = [];
+  const add = (lexeme: string, entry: string, w: number) => {
     const slot = slots.get(lexeme);
     if (slot === undefined) {
       slots.set(lexeme, lexemes.length);
       lexemes.push(lexeme);
       lists.push(entry);
       counts.push(1);
+      sums.push(w);
+      maxWeights.push(w);
+      maxAt.push(0);
     } else if (counts[slot] < MAX_POSITIONS) {
       lists[slot] += ',' + entry;
-      counts[slot]++;
+      const j = counts[slot]++;
+      sums[slot] += w / ((j + 1) * (j + 1));
+      if (w > maxWeights[slot]) {
+        maxWeights[slot] = w;
+        maxAt[slot] = j;
+      }
     }
   };
   let position = 0;
@@ -54,23 +72,38 @@ export function buildTsvector(fields: readonly WeightedTokens[], lexemesOf: (wor
       if (position > MAX_POSITION) break;
       // D is PostgreSQL's default weight and is written without a letter: the text's weight.
       const entry = weight === 'D' ? String(position) : position + weight;
-      add(token, entry);
+      const w = WEIGHT_VALUE[weight];
+      add(token, entry, w);
       if (isCjkToken(token)) {
         // The last character of a run is in no chunk as a first character: it is indexed on its
         // own too (at the last chunk's position), so a one-character query (`'x':*`) finds it.
         const last = lastCharOfRunEnd(token, tokens[i + 1]);
-        if (last) add(last, entry);
+        if (last) add(last, entry, w);
         continue;
       }
       const stems = lexemesOf(token);
-      for (let k = 0; k < stems.length; k++) if (stems[k] !== token) add(stems[k], entry);
+      for (let k = 0; k < stems.length; k++) if (stems[k] !== token) add(stems[k], entry, w);
     }
     position++;
+  }
+  if (impacts) {
+    let length = 0;
+    for (let i = 0; i < counts.length; i++) length += counts[i];
+    const norm = Math.log2(length + 1);
+    for (let i = 0; i < lexemes.length; i++) {
+      const j = maxAt[i];
+      const rank = (maxWeights[i] + sums[i] - maxWeights[i] / ((j + 1) * (j + 1))) / PI2_6 / norm;
+      const had = impacts.get(lexemes[i]);
+      if (had === undefined || rank > had) impacts.set(lexemes[i], rank);
+    }
   }
   let out = '';
   for (let i = 0; i < lexemes.length; i++) out += (i ? ' ' : '') + literalLexeme(lexemes[i]) + ':' + lists[i];
   return out;
 }
+
+/** sum(1/i^2), i = 1..inf: ts_rank's divisor. */
+const PI2_6 = 1.64493406685;
 
 /**
  * The last character of a CJK bigram that ends its run (the next token does not start with that
