@@ -3,6 +3,7 @@ import { AddressInfo } from 'net';
 import { rebuildProjection } from '@quire/projections/rebuild';
 import { AskPipeline } from './ask/ask-pipeline';
 import { NOTHING_FOUND } from './ask/ask-answer';
+import { decodePostings } from './postings/postings';
 import type { SearchableSpace } from './search.queries';
 import { DbKind, SearchHarness, startSearchHarness } from './testing/search-harness';
 import { SAMPLE_DOCS } from './testing/sample-docs';
@@ -227,6 +228,56 @@ describe.each(KINDS)('search index and queries (%s)', (kind) => {
     expect(await paths('redis', 'incr')).toEqual(['guides/install']);
   });
 
+  it('keeps each lexeme\'s postings equal to the pages whose sections hold it, through updates', async () => {
+    // After 'incr' was published twice (two pages changed): what the postings say, page by page.
+    const postings = await h.db.query<{ lexeme: string; entries: Uint8Array }>(
+      `SELECT p.lexeme, p.entries FROM rm_search_postings p JOIN rm_search_spaces s ON s.key = p.space_key WHERE s.space_id = 'incr'`,
+    );
+    const pageOf = new Map(
+      (await h.db.query<{ key: number; page_id: string }>(`SELECT key, page_id FROM rm_search_pages WHERE space_id = 'incr'`)).rows.map((r) => [r.key, r.page_id]),
+    );
+    const listed = new Map<string, number>();
+    for (const row of postings.rows) {
+      const { keys, impacts } = decodePostings(row.entries);
+      keys.forEach((key, i) => listed.set(`${row.lexeme} ${pageOf.get(key) ?? `gone page ${key}`}`, impacts[i]));
+    }
+    const held = await h.db.query<{ lexeme: string; page_id: string; rank: number; in_title: boolean }>(
+      `SELECT x.lexeme, s.page_id, max(ts_rank('{0.2, 0.1, 0.5, 1.0}', s.tsv, quote_literal(x.lexeme)::tsquery, 1))::float8 AS rank,
+              bool_or(p.title_tsv @@ quote_literal(x.lexeme)::tsquery) AS in_title
+         FROM rm_search_sections s JOIN rm_search_pages p USING (space_id, page_id)
+         CROSS JOIN LATERAL unnest(tsvector_to_array(s.tsv)) AS x(lexeme)
+        WHERE s.space_id = 'incr' GROUP BY x.lexeme, s.page_id`,
+    );
+    expect(new Set(listed.keys())).toEqual(new Set(held.rows.map((r) => `${r.lexeme} ${r.page_id}`)));
+    // A lexeme's impact on a page is what ts_rank gives its best section for it (plus a share for the title's).
+    for (const row of held.rows.filter((r) => !r.in_title)) expect(listed.get(`${row.lexeme} ${row.page_id}`)).toBeCloseTo(row.rank, 5);
+  });
+
+  it('ranks exactly among the best pages by their postings when many pages match, and pages through all of them', async () => {
+    const files: Record<string, string> = { 'README.md': '# Many\n\nAn index of pages.\n' };
+    const summary = ['# Summary', '', '* [Many](README.md)', '* [Walrus care](walrus.md)'];
+    files['walrus.md'] = '# Walrus care\n\nFeeding and housing.\n';
+    for (let i = 0; i < 260; i++) {
+      files[`p${i}.md`] = `# Page ${i}\n\n${'Plain words about feeding. '.repeat(1 + (i % 7))}A walrus appears once.\n`;
+      summary.push(`* [Page ${i}](p${i}.md)`);
+    }
+    files['SUMMARY.md'] = summary.join('\n') + '\n';
+    await h.createSpace('many');
+    await h.publish('many', files);
+    const first = await search('walrus', { space: 'many', limit: 100 });
+    expect(first.items[0]).toMatchObject({ title: 'Walrus care', pageMatch: true });
+    expect(first.count).toBe(261);
+    const seen = new Set(first.items.map((i) => i.pageId));
+    let next = first.next?.page;
+    while (next) {
+      const more = await search('walrus', { space: 'many', limit: 100, page: next });
+      for (const item of more.items) seen.add(item.pageId);
+      expect(more.items[0].rank).toBeGreaterThan(100);
+      next = more.next?.page;
+    }
+    expect(seen.size).toBe(261);
+  });
+
   it('stems with the space language and re-indexes when it changes', async () => {
     const hasLexeme = async (spaceId: string, lexeme: string) =>
       (await h.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM rm_search_sections WHERE space_id = $1 AND tsv @@ $2::tsquery`, [spaceId, `'${lexeme}'`])).rows[0].n > 0;
@@ -269,9 +320,17 @@ describe.each(KINDS)('search index and queries (%s)', (kind) => {
       );
       return r.rows;
     };
+    // Postings by page id: keys are whatever the tables' identities handed out.
+    const postings = async () => {
+      const pages = new Map((await h.db.query<{ key: number; space_id: string; page_id: string }>(`SELECT key, space_id, page_id FROM rm_search_pages`)).rows.map((r) => [r.key, `${r.space_id}/${r.page_id}`]));
+      const r = await h.db.query<{ lexeme: string; entries: Uint8Array }>(`SELECT lexeme, entries FROM rm_search_postings`);
+      return r.rows.flatMap((row) => [...decodePostings(row.entries).keys].map((key) => `${row.lexeme} ${pages.get(key)}`)).sort();
+    };
     const before = await snapshot();
+    const postingsBefore = await postings();
     await rebuildProjection({ db: h.db, store: h.store, projection: h.projection });
     expect(await snapshot()).toEqual(before);
+    expect(await postings()).toEqual(postingsBefore);
     expect(await paths('redis')).toEqual(['guides/install']);
   });
 

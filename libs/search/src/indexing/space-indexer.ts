@@ -182,7 +182,8 @@ export class SpaceIndexer {
             ),
           });
         });
-        addTitleShare(impacts, p.title, p.context, lexemes);
+        // As the page's title_tsv: its description and its parent's title.
+        addTitleShare(impacts, p.title, textTokens(`${p.page.description}\n${p.page.ancestors[p.page.ancestors.length - 1] ?? ''}`), lexemes);
         const key = keys.get(p.page.id)!;
         for (const [lexeme, impact] of impacts) {
           let list = added.get(lexeme);
@@ -320,27 +321,27 @@ export class SpaceIndexer {
 /**
  * A page's title share of its impacts: TITLE_WEIGHT for a lexeme of the title (and
  * SPECIFIC_WEIGHT over the title's length), half of TITLE_WEIGHT for one of the description or
- * the parent's title only: what the title boost of a one-word query gives the page.
+ * the parent's title only (`near`): what the title boost of a one-word query gives the page.
  */
-function addTitleShare(impacts: Map<string, number>, title: readonly string[], context: readonly string[], lexemesOf: (word: string) => readonly string[]): void {
+function addTitleShare(impacts: Map<string, number>, title: readonly string[], near: readonly string[], lexemesOf: (word: string) => readonly string[]): void {
   const own = new Set<string>();
   for (const token of title) {
     if (!token) continue;
     own.add(token);
     if (!isCjkToken(token)) for (const l of lexemesOf(token)) own.add(l);
   }
-  const near = new Set<string>();
-  for (const token of context) {
+  const nearby = new Set<string>();
+  for (const token of near) {
     if (!token) continue;
-    near.add(token);
-    if (!isCjkToken(token)) for (const l of lexemesOf(token)) near.add(l);
+    nearby.add(token);
+    if (!isCjkToken(token)) for (const l of lexemesOf(token)) nearby.add(l);
   }
   const words = Math.max(1, title.filter(Boolean).length);
   for (const lexeme of own) {
     const had = impacts.get(lexeme);
     if (had !== undefined) impacts.set(lexeme, had + TITLE_WEIGHT + SPECIFIC_WEIGHT / words);
   }
-  for (const lexeme of near) {
+  for (const lexeme of nearby) {
     const had = impacts.get(lexeme);
     if (had !== undefined && !own.has(lexeme)) impacts.set(lexeme, had + TITLE_WEIGHT / 2);
   }
