@@ -28,6 +28,15 @@ const EXACT_WEIGHT = 1.0;
  * `pageCandidates`). Where fewer pages match, all of them are, and the ranking is exact.
  */
 const CANDIDATE_PAGES = 200;
+/**
+ * The candidate pages and their sections, read by key and primary key: materialised, so that the
+ * planner cannot trade these few lookups for the GIN index's posting lists, which hold every
+ * matching section of the installation.
+ */
+const CANDIDATES_SQL = (keys: string) =>
+  `candidates AS MATERIALIZED (SELECT space_id, page_id, title_tsv, title_words FROM rm_search_pages WHERE key = ANY(${keys})),
+   candidate_sections AS MATERIALIZED (
+     SELECT s.space_id, s.page_id, s.ord, s.tsv FROM candidates c JOIN rm_search_sections s ON s.space_id = c.space_id AND s.page_id = c.page_id)`;
 /** Ask ranks sections, not pages: a flat boost when the page title holds a question term. */
 const TITLE_BOOST = 0.3;
 /** A long CJK run in search: weight of the share of its chunks a section holds, bonus for all of it in order. */
@@ -262,7 +271,7 @@ export class SearchQueries {
       : candidates.truncated
         ? `spread AS (SELECT ${p(candidates.total)}::float8 AS n${exact.map((e, k) => `, ${p(Math.max(1, candidates.holders[k]))}::float8 AS ${e.df}`).join('')}),`
         : `spread AS (SELECT count(*)::float8 AS n${exact.map((e) => `, count(*) FILTER (WHERE ${e.col})::float8 AS ${e.df}`).join('')} FROM best),`;
-    const keys = p(candidates.keys);
+    const keys = `${p(candidates.keys)}::int[]`;
     groups.forEach((g, i) => {
       const { query, perTerm, cjk } = queries[i];
       if (!query) return;
@@ -278,21 +287,21 @@ export class SearchQueries {
         .join('');
       hits.push(
         `SELECT s.space_id, s.page_id, (ts_rank('${RANK_WEIGHTS_SQL}', s.tsv, ${q}, ${RANK_NORMALIZATION})${bonus})::float8 AS r, ${i} AS g${exactHolds}
-           FROM candidates c JOIN rm_search_sections s ON s.space_id = c.space_id AND s.page_id = c.page_id ${counts.join(' ')}
-          WHERE ${inSpaces('c.space_id')} AND s.tsv @@ ${q}${needs}`,
+           FROM candidate_sections s ${counts.join(' ')}
+          WHERE ${inSpaces('s.space_id')} AND s.tsv @@ ${q}${needs}`,
       );
       const n = perTerm.length;
       titles.push(
         `SELECT p.space_id, p.page_id, x.own >= ${n} AS all_terms,
                 (${TITLE_WEIGHT} * x.tm / ${n} + ${SPECIFIC_WEIGHT} * (x.tm / ${n}) * least(1, x.tm / greatest(p.title_words, 1)))::float8 AS boost
-           FROM rm_search_pages p
+           FROM candidates p
            CROSS JOIN LATERAL (
              SELECT sum(CASE WHEN p.title_tsv @@ u.ea THEN 1.0 WHEN p.title_tsv @@ u.la OR p.title_tsv @@ u.e THEN 0.5 WHEN p.title_tsv @@ u.l THEN 0.25 ELSE 0 END)::float8 AS tm,
                     count(*) FILTER (WHERE p.title_tsv @@ u.lab) AS own
                FROM unnest(${p(perTerm.map((t) => restrictWeights(t.exact, 'A')))}::tsquery[], ${p(perTerm.map((t) => restrictWeights(t.loose, 'A')))}::tsquery[],
                            ${p(perTerm.map((t) => t.exact))}::tsquery[], ${p(perTerm.map((t) => t.loose))}::tsquery[],
                            ${p(perTerm.map((t) => restrictWeights(t.loose, 'AB')))}::tsquery[]) AS u(ea, la, e, l, lab)) x
-          WHERE p.key = ANY(${keys}::int[]) AND ${inSpaces('p.space_id')} AND p.title_tsv @@ ${p(perTerm.map((t) => `(${t.loose})`).join(' | '))}::tsquery`,
+          WHERE ${inSpaces('p.space_id')} AND p.title_tsv @@ ${p(perTerm.map((t) => `(${t.loose})`).join(' | '))}::tsquery`,
       );
     });
     const after = cursor ? `WHERE score < ${p(cursor[1])}::float8 OR (score = ${p(cursor[1])}::float8 AND (space_id, page_id) > (${p(cursor[2])}, ${p(cursor[3])}))` : '';
@@ -311,7 +320,7 @@ export class SearchQueries {
       total: number;
       sections: Array<{ id: string; title: string; body: string; score: number }> | null;
     }>(
-      `WITH candidates AS MATERIALIZED (SELECT space_id, page_id FROM rm_search_pages WHERE key = ANY(${keys}::int[])),
+      `WITH ${CANDIDATES_SQL(keys)},
        hits AS MATERIALIZED (${hits.join(' UNION ALL ')}),
        title_hits AS (${titles.join(' UNION ALL ')}),
        best AS (SELECT space_id, page_id, g, max(r) AS r${exactAny} FROM hits GROUP BY space_id, page_id, g),
@@ -413,16 +422,16 @@ export class SearchQueries {
       branches.push(
         `SELECT s.space_id, s.page_id, s.ord,
                 (${rank} + CASE WHEN t.page_id IS NOT NULL THEN ${TITLE_BOOST} ELSE 0 END)::float8 AS score
-           FROM candidates c JOIN rm_search_sections s ON s.space_id = c.space_id AND s.page_id = c.page_id
-           LEFT JOIN (SELECT space_id, page_id FROM rm_search_pages WHERE key = ANY(${keys}) AND space_id = ANY(${spaces}) AND title_tsv @@ ${qs[0].sql}) t
+           FROM candidate_sections s
+           LEFT JOIN (SELECT space_id, page_id FROM candidates WHERE space_id = ANY(${spaces}) AND title_tsv @@ ${qs[0].sql}) t
              ON t.space_id = s.space_id AND t.page_id = s.page_id
-          WHERE c.space_id = ANY(${spaces}) AND s.tsv @@ ${any}`,
+          WHERE s.space_id = ANY(${spaces}) AND s.tsv @@ ${any}`,
       );
     }
     if (branches.length === 0) return { sections: [], relevant: [], matchers: [] };
     // Rank more than needed, then prefer sections that hold more of the question's terms.
     const r = await this.db.query<any>(
-      `WITH candidates AS MATERIALIZED (SELECT space_id, page_id FROM rm_search_pages WHERE key = ANY(${keys})),
+      `WITH ${CANDIDATES_SQL(keys)},
        top AS (${branches.join(' UNION ALL ')} ORDER BY score DESC, space_id, page_id, ord LIMIT ${p(opts.limit * 4)})
        SELECT top.*, x.section_id, x.title, x.body, p.title AS page_title, p.path
          FROM top JOIN rm_search_texts x ON x.space_id = top.space_id AND x.page_id = top.page_id AND x.ord = top.ord

@@ -1,4 +1,4 @@
-import { buildTsquery, cjkRequirements, restrictWeights, termTsqueries } from './build-tsquery';
+import { buildTsquery, cjkRequirements, pageMatch, restrictWeights, termTsqueries } from './build-tsquery';
 import { cjkQueryParts, parseQuery } from './parse-query';
 
 const stems: Record<string, string[]> = { installing: ['instal'], servers: ['server'], the: [], running: ['run'] };
@@ -47,6 +47,24 @@ describe('parseQuery and buildTsquery', () => {
       { exact: "'serv'", loose: "'serv':*" },
     ]);
     expect(restrictWeights("('a' | 'b':*)", 'AB')).toBe("('a':AB | 'b':*AB)");
+  });
+
+  it('gives the page-level shape of the same query for the postings', () => {
+    const alternatives = new Map([['serverz', ['server']]]);
+    expect(pageMatch(parseQuery('installing servers'), { mode: 'all', lexemes })).toEqual({
+      all: [{ lexeme: 'instal' }, { any: [{ prefix: 'servers' }, { lexeme: 'server' }] }],
+    });
+    expect(pageMatch(parseQuery('"running the servers" serverz '), { mode: 'all', lexemes, alternatives })).toEqual({
+      all: [{ all: [{ lexeme: 'run' }, { lexeme: 'the' }, { lexeme: 'server' }] }, { any: [{ lexeme: 'serverz' }, { lexeme: 'server' }] }],
+    });
+    expect(pageMatch(parseQuery('資料庫備份'), { mode: 'all', lexemes })).toEqual({
+      atLeast: 2,
+      of: [{ lexeme: '資料' }, { lexeme: '料庫' }, { lexeme: '庫備' }, { lexeme: '備份' }],
+    });
+    expect(pageMatch(parseQuery('庫'), { mode: 'all', lexemes })).toEqual({ prefix: '庫' });
+    expect(pageMatch(parseQuery('how do I run servers?'), { mode: 'any', lexemes, isNoise: (w) => ['how', 'do', 'i'].includes(w) })).toEqual({
+      any: [{ lexeme: 'run' }, { lexeme: 'server' }],
+    });
   });
 
   it('leaves question words and particles out of CJK runs', () => {
