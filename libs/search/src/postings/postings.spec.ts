@@ -23,13 +23,17 @@ describe('postings', () => {
 });
 
 describe('page matches over postings', () => {
+  const list = (entries: Array<[number, number]>) => ({ keys: Uint32Array.from(entries.map((e) => e[0])), scores: Float64Array.from(entries.map((e) => e[1])) });
   const lists = new Map([
-    ['buffer', new Map([[1, 0.5], [2, 0.25], [3, 0.1]])],
-    ['plugin', new Map([[2, 0.5], [3, 0.5]])],
-    ['buffered', new Map([[4, 0.75]])],
-    ['bufferless', new Map([[1, 0.9]])],
+    ['buffer', list([[1, 0.5], [2, 0.25], [3, 0.1]])],
+    ['plugin', list([[2, 0.5], [3, 0.5]])],
+    ['buffered', list([[4, 0.75]])],
+    ['bufferless', list([[1, 0.9]])],
   ]);
-  const scores = (m: PageMatch) => Object.fromEntries([...evaluate(m, lists)].map(([k, v]) => [k, Number(v.toFixed(3))]));
+  const scores = (m: PageMatch) => {
+    const found = evaluate(m, lists);
+    return Object.fromEntries([...found.keys].map((k, i) => [k, Number(found.scores[i].toFixed(3))]));
+  };
 
   it('requires every part for all, sums the impacts of those present', () => {
     expect(scores({ all: [{ lexeme: 'buffer' }, { lexeme: 'plugin' }] })).toEqual({ 2: 0.75, 3: 0.6 });
