@@ -566,9 +566,9 @@ export class SearchQueries {
   private async heldWords(groups: readonly Group[], words: ReadonlyArray<{ word: string; prefix: boolean }>): Promise<Set<string>> {
     const r = await this.db.query<{ w: string }>(
       `SELECT x.w FROM unnest($1::text[], $2::boolean[]) AS x(w, prefix)
-        WHERE EXISTS (SELECT 1 FROM rm_search_postings p
-                       WHERE p.space_key = ANY($3::int[])
-                         AND CASE WHEN x.prefix THEN p.lexeme >= x.w AND p.lexeme < x.w || chr(1114111) ELSE p.lexeme = x.w END)`,
+        WHERE CASE WHEN x.prefix
+                   THEN EXISTS (SELECT 1 FROM rm_search_postings p WHERE p.lexeme >= x.w AND p.lexeme < x.w || chr(1114111) AND p.space_key = ANY($3::int[]))
+                   ELSE EXISTS (SELECT 1 FROM rm_search_postings p WHERE p.lexeme = x.w AND p.space_key = ANY($3::int[])) END`,
       [words.map((w) => w.word), words.map((w) => w.prefix), groups.flatMap((g) => g.spaceKeys)],
     );
     return new Set(r.rows.map((x) => x.w));

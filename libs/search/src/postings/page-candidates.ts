@@ -50,15 +50,19 @@ export async function pageCandidates(db: Queryable, spaceKeys: readonly number[]
   const lexemes = new Set<string>(count);
   const prefixes = new Set<string>();
   collect(match, lexemes, prefixes);
+  // Two index scans of the primary key: the lexemes themselves, and the prefixes' expansions.
   const r = await db.query<{ lexeme: string; entries: Uint8Array }>(
-    `WITH expanded AS (
-       SELECT x.lexeme FROM unnest($3::text[]) AS p(prefix)
-        CROSS JOIN LATERAL (
-          SELECT lexeme FROM rm_search_postings
-           WHERE lexeme >= p.prefix AND lexeme < p.prefix || chr(1114111) AND space_key = ANY($2::int[])
-           GROUP BY lexeme ORDER BY sum(pages) DESC, lexeme LIMIT ${MAX_PREFIX_LEXEMES}) x)
-     SELECT lexeme, entries FROM rm_search_postings
-      WHERE space_key = ANY($2::int[]) AND (lexeme = ANY($1::text[]) OR lexeme IN (SELECT lexeme FROM expanded))`,
+    `SELECT lexeme, entries FROM rm_search_postings WHERE lexeme = ANY($1::text[]) AND space_key = ANY($2::int[])
+     UNION ALL
+     SELECT p.lexeme, p.entries
+       FROM (SELECT x.lexeme FROM unnest($3::text[]) AS u(prefix)
+              CROSS JOIN LATERAL (
+                SELECT lexeme FROM rm_search_postings
+                 WHERE lexeme >= u.prefix AND lexeme < u.prefix || chr(1114111) AND space_key = ANY($2::int[])
+                 GROUP BY lexeme ORDER BY sum(pages) DESC, lexeme LIMIT ${MAX_PREFIX_LEXEMES}) x
+             WHERE NOT x.lexeme = ANY($1::text[])
+             GROUP BY x.lexeme) e
+       JOIN rm_search_postings p ON p.lexeme = e.lexeme AND p.space_key = ANY($2::int[])`,
     [[...lexemes], spaceKeys, [...prefixes]],
   );
   const parts = new Map<string, Postings[]>();
