@@ -36,7 +36,7 @@ const CANDIDATE_PAGES = 200;
 const CANDIDATES_SQL = (keys: string) =>
   `candidates AS MATERIALIZED (SELECT space_id, page_id, title_tsv, title_words FROM rm_search_pages WHERE key = ANY(${keys})),
    candidate_sections AS MATERIALIZED (
-     SELECT s.space_id, s.page_id, s.ord, s.tsv FROM candidates c JOIN rm_search_sections s ON s.space_id = c.space_id AND s.page_id = c.page_id)`;
+     SELECT s.space_id, s.page_id, s.ord, s.tsv, c.title_tsv, c.title_words FROM candidates c JOIN rm_search_sections s ON s.space_id = c.space_id AND s.page_id = c.page_id)`;
 /** Ask ranks sections, not pages: a flat boost when the page title holds a question term. */
 const TITLE_BOOST = 0.3;
 /** A long CJK run in search: weight of the share of its chunks a section holds, bonus for all of it in order. */
@@ -256,7 +256,6 @@ export class SearchQueries {
     const params: unknown[] = [];
     const p = (v: unknown) => (params.push(v), `$${params.length}`);
     const hits: string[] = [];
-    const titles: string[] = [];
     const qByGroup: string[] = [];
     // Whether each section holds each exact spelling (see EXACT_WEIGHT).
     const exact = exactWords.map((w, k) => ({ holds: `s.tsv @@ ${p(quoteLexeme(w))}::tsquery AS e${k}`, col: `e${k}`, df: `d${k}` }));
@@ -285,23 +284,21 @@ export class SearchQueries {
       const bonus = cjk
         .map((c, k) => ` + ${CJK_SHARE_WEIGHT} * k${k}.n / ${c.grams.length} + CASE WHEN s.tsv @@ ${p(c.phrase)}::tsquery THEN ${CJK_PHRASE_BONUS} ELSE 0 END`)
         .join('');
+      // The title boost, from the page's title_tsv carried by each of its sections (a join of
+      // the two sets of candidates was planned as a nested loop over both).
+      const n = Math.max(1, perTerm.length);
       hits.push(
-        `SELECT s.space_id, s.page_id, (ts_rank('${RANK_WEIGHTS_SQL}', s.tsv, ${q}, ${RANK_NORMALIZATION})${bonus})::float8 AS r, ${i} AS g${exactHolds}
+        `SELECT s.space_id, s.page_id, (ts_rank('${RANK_WEIGHTS_SQL}', s.tsv, ${q}, ${RANK_NORMALIZATION})${bonus})::float8 AS r, ${i} AS g,
+                x.own >= ${n} AS all_terms,
+                (${TITLE_WEIGHT} * x.tm / ${n} + ${SPECIFIC_WEIGHT} * (x.tm / ${n}) * least(1, x.tm / greatest(s.title_words, 1)))::float8 AS boost${exactHolds}
            FROM candidate_sections s ${counts.join(' ')}
-          WHERE ${inSpaces('s.space_id')} AND s.tsv @@ ${q}${needs}`,
-      );
-      const n = perTerm.length;
-      titles.push(
-        `SELECT p.space_id, p.page_id, x.own >= ${n} AS all_terms,
-                (${TITLE_WEIGHT} * x.tm / ${n} + ${SPECIFIC_WEIGHT} * (x.tm / ${n}) * least(1, x.tm / greatest(p.title_words, 1)))::float8 AS boost
-           FROM candidates p
            CROSS JOIN LATERAL (
-             SELECT sum(CASE WHEN p.title_tsv @@ u.ea THEN 1.0 WHEN p.title_tsv @@ u.la OR p.title_tsv @@ u.e THEN 0.5 WHEN p.title_tsv @@ u.l THEN 0.25 ELSE 0 END)::float8 AS tm,
-                    count(*) FILTER (WHERE p.title_tsv @@ u.lab) AS own
+             SELECT coalesce(sum(CASE WHEN s.title_tsv @@ u.ea THEN 1.0 WHEN s.title_tsv @@ u.la OR s.title_tsv @@ u.e THEN 0.5 WHEN s.title_tsv @@ u.l THEN 0.25 ELSE 0 END), 0)::float8 AS tm,
+                    count(*) FILTER (WHERE s.title_tsv @@ u.lab) AS own
                FROM unnest(${p(perTerm.map((t) => restrictWeights(t.exact, 'A')))}::tsquery[], ${p(perTerm.map((t) => restrictWeights(t.loose, 'A')))}::tsquery[],
                            ${p(perTerm.map((t) => t.exact))}::tsquery[], ${p(perTerm.map((t) => t.loose))}::tsquery[],
                            ${p(perTerm.map((t) => restrictWeights(t.loose, 'AB')))}::tsquery[]) AS u(ea, la, e, l, lab)) x
-          WHERE ${inSpaces('p.space_id')} AND p.title_tsv @@ ${p(perTerm.map((t) => `(${t.loose})`).join(' | '))}::tsquery`,
+          WHERE ${inSpaces('s.space_id')} AND s.tsv @@ ${q}${needs}`,
       );
     });
     const after = cursor ? `WHERE score < ${p(cursor[1])}::float8 OR (score = ${p(cursor[1])}::float8 AND (space_id, page_id) > (${p(cursor[2])}, ${p(cursor[3])}))` : '';
@@ -322,14 +319,13 @@ export class SearchQueries {
     }>(
       `WITH ${CANDIDATES_SQL(keys)},
        hits AS MATERIALIZED (${hits.join(' UNION ALL ')}),
-       title_hits AS (${titles.join(' UNION ALL ')}),
-       best AS (SELECT space_id, page_id, g, max(r) AS r${exactAny} FROM hits GROUP BY space_id, page_id, g),
+       best AS (
+         SELECT space_id, page_id, g, max(r) AS r, bool_or(all_terms) AS page_match, max(boost) AS boost${exactAny}
+           FROM hits GROUP BY space_id, page_id, g),
        ${spread}
        scored AS (
-         SELECT b.space_id, b.page_id, b.g, coalesce(t.all_terms, false) AS page_match,
-                (b.r + coalesce(t.boost, 0)${exactBonus})::float8 AS score,
-                count(*) OVER () AS total
-           FROM best b LEFT JOIN title_hits t ON t.space_id = b.space_id AND t.page_id = b.page_id${exact.length ? ' CROSS JOIN spread sp' : ''}),
+         SELECT b.space_id, b.page_id, b.g, b.page_match, (b.r + b.boost${exactBonus})::float8 AS score, count(*) OVER () AS total
+           FROM best b${exact.length ? ' CROSS JOIN spread sp' : ''}),
        top AS (SELECT * FROM scored ${after} ORDER BY score DESC, space_id, page_id LIMIT ${p(limit + 1)}),
        shown AS (
          SELECT s.space_id, s.page_id, s.ord, x.r, row_number() OVER (PARTITION BY s.space_id, s.page_id ORDER BY x.r DESC, s.ord) AS i
@@ -418,13 +414,11 @@ export class SearchQueries {
       const any = `(${qs.map((x) => x.sql).join(' || ')})`;
       const rank = qs.map((x) => `${x.weight} * ts_rank('${RANK_WEIGHTS_SQL}', s.tsv, ${x.sql}, ${RANK_NORMALIZATION})`).join(' + ');
       const spaces = `${p(g.spaceIds)}::text[]`;
-      // The title boost comes from the (small) pages whose title matches, found by their own index.
+      // The title boost when the page's title (description, parent title) holds a term of the question.
       branches.push(
         `SELECT s.space_id, s.page_id, s.ord,
-                (${rank} + CASE WHEN t.page_id IS NOT NULL THEN ${TITLE_BOOST} ELSE 0 END)::float8 AS score
+                (${rank} + CASE WHEN s.title_tsv @@ ${qs[0].sql} THEN ${TITLE_BOOST} ELSE 0 END)::float8 AS score
            FROM candidate_sections s
-           LEFT JOIN (SELECT space_id, page_id FROM candidates WHERE space_id = ANY(${spaces}) AND title_tsv @@ ${qs[0].sql}) t
-             ON t.space_id = s.space_id AND t.page_id = s.page_id
           WHERE s.space_id = ANY(${spaces}) AND s.tsv @@ ${any}`,
       );
     }
