@@ -223,10 +223,17 @@ export class SearchQueries {
       // Enough candidates for the page of results asked for (a cursor carries its rank), more
       // when the exact ranking leaves too few of them (a page holding every word, none of its
       // sections all of them).
-      let wanted = Math.max(CANDIDATE_PAGES, 2 * ((cursor?.[4] ?? 0) + opts.limit + 1));
+      // A phrase (or a CJK chain) is checked only by the exact ranking: a page holding its words
+      // holds it far less often than a page holding plain words matches them, so more are taken.
+      const ordered = terms.some((t) => t.kind === 'phrase' || (t.kind === 'cjk' && t.grams.length > 1));
+      let wanted = Math.max(CANDIDATE_PAGES * (ordered ? 4 : 1), 2 * ((cursor?.[4] ?? 0) + opts.limit + 1));
       let result: SearchResult;
       for (;;) {
         const candidates = await this.candidates(groups, queries.map((q) => q.match), wanted, exact);
+        if (candidates.keys.length === 0) {
+          result = { items: [], count: 0 };
+          break;
+        }
         result = await this.rankPages(groups, queries, exact, mode, cursor, opts.limit, candidates);
         if (!candidates.truncated || result.next) break;
         wanted *= 4;
@@ -403,6 +410,7 @@ export class SearchQueries {
     });
     // The sections of the best pages by their postings are ranked (all of them where few match).
     const candidates = await this.candidates(groups, matches, Math.max(CANDIDATE_PAGES, opts.limit * 4));
+    if (candidates.keys.length === 0) return { sections: [], relevant: [], matchers: [] };
     const params: unknown[] = [];
     const p = (v: unknown) => (params.push(v), `$${params.length}`);
     const keys = `${p(candidates.keys)}::int[]`;
