@@ -5,7 +5,7 @@ import { comparePositions, formatPosition, Position, START } from '@quire/event-
 import { Projection, TableNamer } from './projection';
 import { ProjectionRegistry } from './projection-registry';
 import { scriptRunner } from './rebuild';
-import { ParameterTypeCache, WriteBatchingQueryable } from './write-batching';
+import { StatementFacts, WriteBatchingQueryable } from './write-batching';
 
 /** One read-model table that is not what a replay of the events builds. */
 export interface ReadModelDifference {
@@ -43,11 +43,11 @@ export async function compareReadModels(opts: { db: Db; store: EventStore; proje
   const scratch: TableNamer = (table) => `${schema}.${table}`;
   const handles = projections.map((p) => new Set(p.handles));
   const unreplayable = new Map<string, string>();
-  const parameterTypes: ParameterTypeCache = new Map();
+  const facts = new StatementFacts();
   const apply = async (i: number, events: readonly RecordedEvent[], tx: Queryable) => {
     const p = projections[i];
     if (unreplayable.has(p.name)) return;
-    const target = p.writeResultsUnused ? new WriteBatchingQueryable(tx, scriptRunner(tx), undefined, parameterTypes) : undefined;
+    const target = p.writeResultsUnused ? new WriteBatchingQueryable(tx, scriptRunner(tx), undefined, facts) : undefined;
     let current: RecordedEvent | undefined;
     try {
       for (const e of events) if (handles[i].has(e.type)) await p.apply((current = e), target ?? tx, scratch);

@@ -4,7 +4,7 @@ import { Position, START } from '@quire/event-store/position';
 import type { Logger } from '@quire/platform/logging/logger';
 import { Projection, REBUILD_SCHEMA, rebuildTables } from './projection';
 import { ProjectionRegistry } from './projection-registry';
-import { ParameterTypeCache, ScriptQueryable, WriteBatchingQueryable } from './write-batching';
+import { ScriptQueryable, StatementFacts, WriteBatchingQueryable } from './write-batching';
 
 export interface RebuildProgress {
   projection: string;
@@ -32,8 +32,13 @@ export async function rebuildProjection(opts: {
 
 /**
  * Rebuilds several projections in one pass over `$all`: each batch of events is read once and
- * applied to every projection, in one transaction (reading the store is a good part of a
- * replay's time). The swap takes all their checkpoint rows, in name order.
+ * applied to every projection (reading the store is a good part of a replay's time), and the next
+ * batch is read while they apply this one. The swap takes all their checkpoint rows, in name order.
+ *
+ * The rebuild tables are private until the swap and a crash starts the rebuild over, so they are
+ * filled unlogged (no WAL for the many writes a row takes), their secondary indexes are built once
+ * at the end, and every commit before the swap skips the WAL flush. They are logged again, in
+ * bulk, before the swap.
  */
 export async function rebuildProjections(opts: {
   db: Db;
@@ -52,18 +57,24 @@ export async function rebuildProjections(opts: {
   await registry.init();
   const total = await countEvents(db);
   await analyzeEvents(db);
-  await db.exec(`CREATE SCHEMA IF NOT EXISTS ${REBUILD_SCHEMA};` + projections.flatMap((p) => p.tables.map((t) => `DROP TABLE IF EXISTS ${rebuildTables(t)} CASCADE;`)).join('\n'));
-  for (const p of projections) await db.exec(p.schema(rebuildTables));
-  const deferred = await deferIndexes(db, projections.flatMap((p) => p.tables.map(rebuildTables)));
+  const tables = projections.flatMap((p) => p.tables.map(rebuildTables));
+  const deferred = await unloggedTransaction(db, async (tx) => {
+    await scriptRunner(tx)(
+      `CREATE SCHEMA IF NOT EXISTS ${REBUILD_SCHEMA};\n` +
+        tables.map((t) => `DROP TABLE IF EXISTS ${t} CASCADE;`).join('\n') +
+        projections.map((p) => p.schema(rebuildTables)).join('\n'),
+    );
+    return deferIndexes(tx, tables);
+  });
 
   let position: Position = START;
   let applied = 0;
   const handles = projections.map((p) => new Set(p.handles));
-  const parameterTypes: ParameterTypeCache = new Map();
+  const facts = new StatementFacts();
   const label = projections.map((p) => p.name).join(', ');
   const applyTo = async (i: number, events: RecordedEvent[], tx: Queryable) => {
     const p = projections[i];
-    const target = p.writeResultsUnused ? new WriteBatchingQueryable(tx, scriptRunner(tx), undefined, parameterTypes) : undefined;
+    const target = p.writeResultsUnused ? new WriteBatchingQueryable(tx, scriptRunner(tx), undefined, facts) : undefined;
     for (const e of events) if (handles[i].has(e.type)) await p.apply(e, target ?? tx, rebuildTables);
     await target?.flush();
   };
@@ -79,26 +90,21 @@ export async function rebuildProjections(opts: {
     return advance(events);
   };
 
+  let next = store.readAll(position, batchSize);
   for (;;) {
+    const events = await next;
+    // The next batch is read while this one is applied.
+    if (events.length === batchSize) next = store.readAll(events[events.length - 1].position, batchSize);
     // Before the swap the rebuild tables are private: each projection takes the batch in its own
     // transaction, in parallel (PGlite, one connection, queues them).
-    const events = await store.readAll(position, batchSize);
-    // Their commits need not wait for the WAL flush: after a crash the rebuild starts over anyway.
-    await Promise.all(
-      projections.map((_, i) =>
-        db.transaction(async (tx) => {
-          await tx.query(`SET LOCAL synchronous_commit = off`);
-          await applyTo(i, events, tx);
-        }),
-      ),
-    );
+    await Promise.all(projections.map((_, i) => unloggedTransaction(db, (tx) => applyTo(i, events, tx))));
     const n = advance(events);
     const seconds = (Date.now() - started) / 1000;
     opts.onProgress?.({ projection: label, events: applied, total: Math.max(total, applied), eventsPerSecond: applied / Math.max(seconds, 0.001) });
     if (n < batchSize) break;
   }
 
-  for (const index of deferred) await db.exec(index);
+  await unloggedTransaction(db, (tx) => scriptRunner(tx)([...tables.map((t) => `ALTER TABLE ${t} SET LOGGED;`), ...deferred.map((d) => `${d};`)].join('\n')));
   await db.transaction(async (tx) => {
     for (const p of projections) await registry.lock(p.name, tx);
     while ((await applyBatch(tx, batchSize)) === batchSize);
@@ -117,18 +123,29 @@ export async function rebuildProjections(opts: {
 }
 
 /**
- * Drops the secondary indexes of freshly created rebuild tables and returns the statements that
- * create them again. Filled without them, the tables take each row write with fewer index
- * entries (most updates become HOT); the indexes are built once, in bulk, before the swap.
- * Unique indexes stay: ON CONFLICT and uniqueness errors depend on them.
+ * A transaction of the rebuild before its swap: what it commits is of no use after a crash (the
+ * rebuild starts over), so the commit does not wait for the WAL flush.
  */
-async function deferIndexes(db: Db, tables: string[]): Promise<string[]> {
-  const r = await db.query<{ name: string; definition: string }>(
+function unloggedTransaction<T>(db: Db, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.query(`SET LOCAL synchronous_commit = off`);
+    return fn(tx);
+  });
+}
+
+/**
+ * Makes freshly created rebuild tables unlogged, drops their secondary indexes and returns the
+ * statements that create them again. Filled without them, the tables take each row write with
+ * fewer index entries (most updates become HOT); the indexes are built once, in bulk, before the
+ * swap. Unique indexes stay: ON CONFLICT and uniqueness errors depend on them.
+ */
+async function deferIndexes(tx: Queryable, tables: string[]): Promise<string[]> {
+  const r = await tx.query<{ name: string; definition: string }>(
     `SELECT i.indexrelid::regclass::text AS name, pg_get_indexdef(i.indexrelid) AS definition
        FROM pg_index i WHERE i.indrelid = ANY($1::regclass[]) AND NOT i.indisunique AND NOT i.indisexclusion`,
     [tables],
   );
-  if (r.rows.length) await db.exec(r.rows.map((x) => `DROP INDEX ${x.name};`).join('\n'));
+  await scriptRunner(tx)([...tables.map((t) => `ALTER TABLE ${t} SET UNLOGGED;`), ...r.rows.map((x) => `DROP INDEX ${x.name};`)].join('\n'));
   return r.rows.map((x) => x.definition);
 }
 
@@ -136,10 +153,17 @@ async function deferIndexes(db: Db, tables: string[]): Promise<string[]> {
  * A store that was just restored or bulk-loaded has no planner statistics yet, and without them
  * each page of `$all` is read by sorting every remaining event (about 200 ms a page instead of
  * about 1 ms, seen in bench/event-store). ANALYZE samples a bounded number of rows, so it costs
- * little even on a large store. A store whose events are not in this database has nothing to do.
+ * little even on a large store; it runs when the table was never analyzed or has more than
+ * doubled since. A store whose events are not in this database has nothing to do.
  */
 async function analyzeEvents(db: Db): Promise<void> {
-  await db.exec(`ANALYZE quire_events`).catch(() => undefined);
+  const r = await db
+    .query<{ stale: boolean }>(
+      `SELECT c.reltuples < 0 OR coalesce(s.n_mod_since_analyze, 0) > c.reltuples AS stale
+         FROM pg_class c LEFT JOIN pg_stat_user_tables s ON s.relid = c.oid WHERE c.oid = to_regclass('quire_events')`,
+    )
+    .catch(() => ({ rows: [] }));
+  if (r.rows[0]?.stale) await db.exec(`ANALYZE quire_events`).catch(() => undefined);
 }
 
 async function countEvents(db: Db): Promise<number> {

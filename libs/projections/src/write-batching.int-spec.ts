@@ -29,12 +29,15 @@ const ROUNDS_TABLES = `
   CREATE TABLE IF NOT EXISTS wb_rows (
     id text PRIMARY KEY, n int, big bigint, flag boolean, at timestamptz, tags text[], doc jsonb, bytes bytea, note text, counter int NOT NULL DEFAULT 0);
   CREATE TABLE IF NOT EXISTS wb_members (org text NOT NULL, member text NOT NULL, role text NOT NULL, PRIMARY KEY (org, member));
-  CREATE TABLE IF NOT EXISTS wb_hosts (id text PRIMARY KEY, host text UNIQUE, label text)`;
+  CREATE TABLE IF NOT EXISTS wb_hosts (id text PRIMARY KEY, host text UNIQUE, label text);
+  CREATE TABLE IF NOT EXISTS wb_tree (id text PRIMARY KEY, chain text[] NOT NULL, depth int NOT NULL, label text, note text)`;
 
 /**
  * Many writes to few rows, in an order where it matters: inserts before and after updates of the
  * same row, counters moved several times, last-writer-wins columns, a delete and re-insert, a
- * write keyed on another column, a barrier reading other rows, and a read in the middle.
+ * write keyed on another column, a barrier reading other rows, writes that look up other rows
+ * (a node takes its chain from its parent, inserted and relabelled in the same batch, and a note
+ * from a row of another table), and a read in the middle.
  */
 async function applyRowWrites(tx: { query(sql: string, params?: unknown[]): Promise<{ rows: any[] }> }): Promise<unknown> {
   const ids = ['a', 'b', 'c', "d'quote", 'e'];
@@ -56,6 +59,17 @@ async function applyRowWrites(tx: { query(sql: string, params?: unknown[]): Prom
       await tx.query(`UPDATE wb_hosts SET host = NULL WHERE id = $1 AND host = $2`, [`h${step - 10}`, 'shared']);
       await tx.query(`UPDATE wb_hosts SET host = $2 WHERE id = $1`, [`h${step}`, 'shared']);
     }
+    // Lookups: the parent was inserted a few steps ago and is relabelled after each child.
+    const parent = step > 0 ? `n${Math.floor((step - 1) / 2)}` : null;
+    await tx.query(
+      `INSERT INTO wb_tree (id, chain, depth, label, note)
+       VALUES ($1, ARRAY[$1]::text[] || coalesce((SELECT chain FROM wb_tree WHERE id = $2), '{}'::text[]),
+               coalesce((SELECT depth + 1 FROM wb_tree WHERE id = $2), 0), (SELECT label FROM wb_tree WHERE id = $2), (SELECT note FROM wb_rows WHERE id = $3))
+       ON CONFLICT (id) DO NOTHING`,
+      [`n${step}`, parent, id],
+    );
+    if (parent) await tx.query(`UPDATE wb_tree SET label = $2 WHERE id = $1`, [parent, `after n${step}`]);
+    if (step % 4 === 0) await tx.query(`UPDATE wb_tree SET depth = coalesce((SELECT depth FROM wb_tree WHERE id = $2), -1) + 100 WHERE id = $1`, [`n${step}`, parent]);
     // A barrier: reads other rows.
     if (step % 9 === 0) await tx.query(`UPDATE wb_rows SET big = (SELECT sum(counter) FROM wb_rows) WHERE id = $1`, [id]);
   }
@@ -70,11 +84,19 @@ async function contents(db: Db): Promise<unknown[]> {
 
 describe('rowWrite', () => {
   it('finds the key of writes that touch only rows of one key, and nothing in writes that may touch others', () => {
-    expect(rowWrite(`UPDATE s.t SET a = a + $2 WHERE id = $1`)).toEqual({ table: 's.t', column: 'id', param: 0 });
-    expect(rowWrite(`UPDATE t x SET a = $1 WHERE x.id = $2 AND b = 'c'`)).toEqual({ table: 't', column: 'id', param: 1 });
-    expect(rowWrite(`DELETE FROM t WHERE org = $1 AND member = $2`)).toEqual({ table: 't', column: 'org', param: 0 });
-    expect(rowWrite(`INSERT INTO t AS c (a, b) VALUES ($2, $1) ON CONFLICT (b, a) DO UPDATE SET a = c.a + 1`)).toEqual({ table: 't', column: 'b', param: 0, conflictTarget: true });
-    expect(rowWrite(`UPDATE t SET a = CASE WHEN $2 IS NULL OR $2 = b THEN 1 END WHERE id = $1`)).toEqual({ table: 't', column: 'id', param: 0 });
+    expect(rowWrite(`UPDATE s.t SET a = a + $2 WHERE id = $1`)).toEqual({ table: 's.t', column: 'id', param: 0, lookups: [] });
+    expect(rowWrite(`UPDATE t x SET a = $1 WHERE x.id = $2 AND b = 'c'`)).toEqual({ table: 't', column: 'id', param: 1, lookups: [] });
+    expect(rowWrite(`DELETE FROM t WHERE org = $1 AND member = $2`)).toEqual({ table: 't', column: 'org', param: 0, lookups: [] });
+    expect(rowWrite(`INSERT INTO t AS c (a, b) VALUES ($2, $1) ON CONFLICT (b, a) DO UPDATE SET a = c.a + 1`)).toEqual({ table: 't', column: 'b', param: 0, conflictTarget: true, lookups: [] });
+    expect(rowWrite(`UPDATE t SET a = CASE WHEN $2 IS NULL OR $2 = b THEN 1 END WHERE id = $1`)).toEqual({ table: 't', column: 'id', param: 0, lookups: [] });
+    // Lookups: single rows read by one key parameter.
+    expect(rowWrite(`INSERT INTO t (id, depth) VALUES ($1, coalesce((SELECT depth + 1 FROM s.t WHERE id = $3), 1)) ON CONFLICT (id) DO NOTHING`)).toEqual({
+      table: 't', column: 'id', param: 0, conflictTarget: true, lookups: [{ table: 's.t', column: 'id', param: 2 }],
+    });
+    expect(rowWrite(`UPDATE t SET a = (SELECT b FROM u WHERE k = $2) WHERE id = $1`)).toEqual({ table: 't', column: 'id', param: 0, lookups: [{ table: 'u', column: 'k', param: 1 }] });
+    expect(rowWrite(`UPDATE t SET a = (SELECT b FROM u WHERE k = $2 AND c = 1) WHERE id = $1`)).toBeUndefined();
+    expect(rowWrite(`UPDATE t SET a = (SELECT max(b) FROM u WHERE k = $2) WHERE id = $1`)).toBeUndefined();
+    expect(rowWrite(`UPDATE t SET a = (SELECT b FROM u WHERE k = $2 OR true) WHERE id = $1`)).toBeUndefined();
     expect(rowWrite(`UPDATE t SET a = 1 WHERE id = $1 OR b = $2`)).toBeUndefined();
     expect(rowWrite(`UPDATE t SET a = 1 WHERE id = $1 + 1`)).toBeUndefined();
     expect(rowWrite(`UPDATE t SET a = (SELECT max(a) FROM t) WHERE id = $1`)).toBeUndefined();
@@ -122,12 +144,13 @@ describe.each([
       rows: (await db.query(`SELECT id, n, big::text AS big, flag, at, tags, doc, note, counter FROM wb_rows ORDER BY id`)).rows,
       members: (await db.query(`SELECT * FROM wb_members ORDER BY org, member`)).rows,
       hosts: (await db.query(`SELECT * FROM wb_hosts ORDER BY id`)).rows,
+      tree: (await db.query(`SELECT * FROM wb_tree ORDER BY id`)).rows,
     });
     try {
       await db.exec(ROUNDS_TABLES);
       const seenDirect = await db.transaction((tx) => applyRowWrites(tx));
       const direct = await rows();
-      await db.exec(`DROP TABLE wb_rows; DROP TABLE wb_members; DROP TABLE wb_hosts; ${ROUNDS_TABLES}`);
+      await db.exec(`DROP TABLE wb_rows; DROP TABLE wb_members; DROP TABLE wb_hosts; DROP TABLE wb_tree; ${ROUNDS_TABLES}`);
       const scripts: string[] = [];
       const seenBatched = await db.transaction(async (tx) => {
         const exec = (tx as Partial<ScriptQueryable>).exec;
@@ -141,8 +164,10 @@ describe.each([
       expect(await rows()).toEqual(direct);
       expect(direct.rows.length).toBeGreaterThan(2);
       expect(direct.members.length).toBeGreaterThan(2);
-      // It did run writes set-based.
+      expect(direct.tree.length).toBe(40);
+      // It did run writes set-based, lookups too.
       expect(scripts.join('\n')).toMatch(/FROM \(VALUES/);
+      expect(scripts.join('\n')).toMatch(/INSERT INTO wb_tree [^;]*SELECT chain FROM wb_tree WHERE id = quire_batch\.p2[^;]*FROM \(VALUES/);
     } finally {
       await db.close();
       await database?.drop();

@@ -5,8 +5,18 @@ export interface ScriptQueryable extends Queryable {
   exec(sql: string): Promise<void>;
 }
 
-/** Parameter types PostgreSQL infers for a statement, by statement text (shared by the batching queryables of a rebuild). */
-export type ParameterTypeCache = Map<string, Promise<string[] | undefined>>;
+/**
+ * What the batching queryables of one rebuild (or comparison) learn about statements and tables,
+ * shared between them: the schema does not change while they run, so each is asked once.
+ */
+export class StatementFacts {
+  /** Parameter types PostgreSQL infers for a statement, by statement text. */
+  readonly parameterTypes = new Map<string, Promise<string[] | undefined>>();
+  /** The columns of each unique index, by table. */
+  readonly uniqueIndexes = new Map<string, Promise<string[][]>>();
+  /** Whether a row write may conflict with writes to other rows through a unique index, by statement text. */
+  readonly crossesRows = new Map<string, boolean>();
+}
 
 const WRITE = /^\s*(INSERT|UPDATE|DELETE)\b/i;
 const RETURNING = /\bRETURNING\b/i;
@@ -20,6 +30,10 @@ const RETURNING = /\bRETURNING\b/i;
  * their order does not matter; the writes of a round that share a statement text become one
  * statement over a VALUES list of their parameters (typed as PostgreSQL types the parameters of
  * the statement). Rounds run in order, so each row sees its writes in the order they were issued.
+ *
+ * A row write may also read single rows by key (`(SELECT expr FROM t WHERE id = $n)`, a lookup):
+ * it then goes into a round after the last held write to each row it reads, and later writes to
+ * those rows go into rounds after it, so the lookup sees each row as the writes before it left it.
  *
  * Every other write is a barrier: the held rounds run first, then the write, alone. A read runs
  * what is held before it, and so does the end of the batch. What is ready goes to the database as
@@ -44,7 +58,7 @@ export class WriteBatchingQueryable implements Queryable {
     private readonly tx: Queryable,
     private readonly runScript: (sql: string) => Promise<void>,
     private readonly maxStatements = 2000,
-    private readonly types: ParameterTypeCache = new Map(),
+    private readonly facts: StatementFacts = new StatementFacts(),
     private readonly maxHeldRows = 10_000,
   ) {}
 
@@ -61,13 +75,19 @@ export class WriteBatchingQueryable implements Queryable {
       types.length === params.length &&
       types[row.param] === 'text' &&
       params[row.param] != null &&
-      !crossesRows(row, sql, await this.uniqueIndexes(row.table))
+      row.lookups.every((l) => types[l.param] === 'text') &&
+      !(await this.crossesRows(row, sql))
     ) {
-      if ((this.keyColumns.get(row.table) ?? row.column) !== row.column) this.seal();
-      this.keyColumns.set(row.table, row.column);
+      const keyed = [row, ...row.lookups];
+      if (keyed.some((k) => (this.keyColumns.get(k.table) ?? k.column) !== k.column)) this.seal();
+      for (const k of keyed) this.keyColumns.set(k.table, k.column);
       const key = `${row.table}\0${paramText(params[row.param])}`;
-      const round = this.rowRound.get(key) ?? 0;
+      // After the last write to the row itself and to every row it looks up (a NULL key looks up nothing).
+      const read = row.lookups.filter((l) => params[l.param] != null).map((l) => `${l.table}\0${paramText(params[l.param])}`);
+      const round = Math.max(this.rowRound.get(key) ?? 0, ...read.map((k) => this.rowRound.get(k) ?? 0));
       this.rowRound.set(key, round + 1);
+      // Later writes to a row looked up here must not run before this read.
+      for (const k of read) this.rowRound.set(k, Math.max(this.rowRound.get(k) ?? 0, round + 1));
       const groups = (this.rounds[round] ??= new Map());
       const group = groups.get(sql);
       if (group) group.push(params);
@@ -107,11 +127,19 @@ export class WriteBatchingQueryable implements Queryable {
   }
 
   private readonly knownTypes = new Map<string, string[] | undefined>();
-  private readonly knownUniques = new Map<string, Promise<string[][]>>();
+
+  private async crossesRows(row: RowWrite, sql: string): Promise<boolean> {
+    let crosses = this.facts.crossesRows.get(sql);
+    if (crosses === undefined) {
+      crosses = crossesRows(row, sql, await this.uniqueIndexes(row.table));
+      this.facts.crossesRows.set(sql, crosses);
+    }
+    return crosses;
+  }
 
   /** The columns of each unique index of a table (every column an expression index mentions). */
   private uniqueIndexes(table: string): Promise<string[][]> {
-    let known = this.knownUniques.get(table);
+    let known = this.facts.uniqueIndexes.get(table);
     if (!known) {
       known = this.tx
         .query<{ columns: string[] }>(
@@ -123,7 +151,7 @@ export class WriteBatchingQueryable implements Queryable {
           [table],
         )
         .then((r) => r.rows.map((x) => x.columns));
-      this.knownUniques.set(table, known);
+      this.facts.uniqueIndexes.set(table, known);
     }
     return known;
   }
@@ -131,10 +159,10 @@ export class WriteBatchingQueryable implements Queryable {
   /** The types PostgreSQL gives the statement's parameters (PREPARE, read, DEALLOCATE; once per statement text). */
   private async parameterTypes(sql: string): Promise<string[] | undefined> {
     if (this.knownTypes.has(sql)) return this.knownTypes.get(sql);
-    let pending = this.types.get(sql);
+    let pending = this.facts.parameterTypes.get(sql);
     if (!pending) {
       pending = describeParameters(this.tx, sql);
-      this.types.set(sql, pending);
+      this.facts.parameterTypes.set(sql, pending);
     }
     const types = await pending;
     this.knownTypes.set(sql, types);
@@ -154,7 +182,7 @@ function crossesRows(row: RowWrite, sql: string, uniques: string[][]): boolean {
   if (spanning.size === 0) return false;
   if (/^\s*DELETE\b/i.test(sql)) return true;
   if (/^\s*INSERT\b/i.test(sql) && !row.conflictTarget) return true;
-  const assignments = /\bSET\b([\s\S]*?)(\bWHERE\b|$)/i.exec(sql.replace(/'(?:[^']|'')*'/g, "''"))?.[1] ?? '';
+  const assignments = /\bSET\b([\s\S]*?)(\bWHERE\b|$)/i.exec(sql.replace(/'(?:[^']|'')*'/g, "''").replace(LOOKUP, 'NULL'))?.[1] ?? '';
   const assigned = [...assignments.matchAll(/(\w+)\s*=/g)].map((m) => m[1]);
   return assigned.some((column) => spanning.has(column));
 }
@@ -192,51 +220,64 @@ function classify(sql: string): RowWrite | 'write' | 'read' {
   return kind;
 }
 
-interface RowWrite {
+interface RowWrite extends RowKey {
+  /** An INSERT naming its conflict target (led by the key column). */
+  conflictTarget?: boolean;
+  /** Rows the write reads, each by one key parameter. */
+  lookups: RowKey[];
+}
+
+interface RowKey {
   table: string;
   column: string;
   /** Index of the parameter holding the key value. */
   param: number;
-  /** An INSERT naming its conflict target (led by the key column). */
-  conflictTarget?: boolean;
 }
 
 const UPDATE = /^\s*UPDATE\s+([\w.]+)(?:\s+(?:AS\s+)?\w+)?\s+SET\s[\s\S]*?\sWHERE\s+(?:\w+\.)?(\w+)\s*=\s*\$(\d+)(?=\s*$|\s+AND\s)/i;
 const DELETE = /^\s*DELETE\s+FROM\s+([\w.]+)(?:\s+(?:AS\s+)?\w+)?\s+WHERE\s+(?:\w+\.)?(\w+)\s*=\s*\$(\d+)(?=\s*$|\s+AND\s)/i;
 const INSERT = /^\s*INSERT\s+INTO\s+([\w.]+)(?:\s+AS\s+\w+)?\s*\(([^)]*)\)\s*VALUES\s*\(/i;
 const CONFLICT_TARGET = /\)\s*ON\s+CONFLICT\s*\(\s*(\w+)/i;
+/** A scalar subquery reading one row by key: `(SELECT expr FROM table WHERE column = $n)`, expr without parentheses. */
+const LOOKUP = /\(\s*SELECT\s+[^()]*?\sFROM\s+([\w.]+)\s+WHERE\s+(\w+)\s*=\s*\$(\d+)\s*\)/gi;
 
 /**
  * The row a write touches, when it touches only rows whose key column equals one parameter and
- * reads no other row: no subquery, no FROM/USING, no OR in its condition, nothing but parameters
- * and constants in the row it inserts.
+ * reads no other row but lookups (single rows by one key parameter): no other subquery, no
+ * FROM/USING, no OR in its condition, nothing but parameters, constants and lookups in the row it
+ * inserts.
  */
 export function rowWrite(sql: string): RowWrite | undefined {
   // String constants may stay, as long as no `$` inside one could be taken for a parameter.
   const constants = sql.match(/'(?:[^']|'')*'/g) ?? [];
   if (constants.some((c) => c.includes('$'))) return undefined;
-  const code = sql.replace(/'(?:[^']|'')*'/g, "''");
+  const lookups: RowKey[] = [];
+  // Lookups become NULL for the checks below (parameter numbers stay where they were).
+  const code = sql.replace(/'(?:[^']|'')*'/g, "''").replace(LOOKUP, (_, table: string, column: string, param: string) => {
+    lookups.push({ table, column, param: Number(param) - 1 });
+    return 'NULL';
+  });
   if (/\bSELECT\b|\bUSING\b|\bWITH\b/i.test(code)) return undefined;
   // An UPDATE's or DELETE's condition (its last clause: there is no subquery) must not widen past the key.
   if (/^\s*(UPDATE|DELETE)\b/i.test(code) && /\bOR\b/i.test(code.slice(code.search(/\sWHERE\s/i)))) return undefined;
   if ((code.match(/\bFROM\b/gi)?.length ?? 0) > (/^\s*DELETE\b/i.test(code) ? 1 : 0)) return undefined;
-  const update = UPDATE.exec(sql) ?? DELETE.exec(sql);
+  const update = UPDATE.exec(code) ?? DELETE.exec(code);
   if (update) {
-    return { table: update[1], column: update[2], param: Number(update[3]) - 1 };
+    return { table: update[1], column: update[2], param: Number(update[3]) - 1, lookups };
   }
-  const insert = INSERT.exec(sql);
+  const insert = INSERT.exec(code);
   if (!insert) return undefined;
   const columns = insert[2].split(',').map((c) => c.trim());
-  const values = insertValues(sql);
+  const values = insertValues(code);
   if (!values || values.exprs.length !== columns.length) return undefined;
-  const target = CONFLICT_TARGET.exec(sql.slice(values.end - 1));
+  const target = CONFLICT_TARGET.exec(code.slice(values.end - 1));
   const column = target ? target[1] : columns[0];
   const expr = values.exprs[columns.indexOf(column)];
   const param = expr !== undefined ? /^\$(\d+)$/.exec(expr) : null;
   if (!param) return undefined;
   // Only an ON CONFLICT clause may follow the row.
-  if (!/^\s*(ON\s+CONFLICT\b[\s\S]*)?$/i.test(sql.slice(values.end))) return undefined;
-  return { table: insert[1], column, param: Number(param[1]) - 1, conflictTarget: !!target };
+  if (!/^\s*(ON\s+CONFLICT\b[\s\S]*)?$/i.test(code.slice(values.end))) return undefined;
+  return { table: insert[1], column, param: Number(param[1]) - 1, conflictTarget: !!target, lookups };
 }
 
 /** The expressions of an INSERT's single VALUES row (split at top-level commas) and where the row ends. */
@@ -276,10 +317,25 @@ function setBased(sql: string, rows: unknown[][], types: string[]): string {
       .join(',\n');
   const source = `(${values}) AS ${BATCH}(${columns.join(', ')})`;
   const body = sql.replace(/\$(\d+)/g, (_, n: string) => `${BATCH}.p${n}`);
-  if (/^\s*UPDATE\b/i.test(body)) return body.replace(/\sWHERE\s/i, ` FROM ${source} WHERE `);
-  if (/^\s*DELETE\b/i.test(body)) return body.replace(/\sWHERE\s/i, ` USING ${source} WHERE `);
+  if (/^\s*(UPDATE|DELETE)\b/i.test(body)) {
+    // Before the statement's own condition, not a lookup's.
+    const where = topLevelWhere(body);
+    return `${body.slice(0, where)} ${/^\s*UPDATE\b/i.test(body) ? 'FROM' : 'USING'} ${source}${body.slice(where)}`;
+  }
   const row = insertValues(body)!;
   return `${body.slice(0, row.start)}SELECT ${row.exprs.join(', ')} FROM ${source}${body.slice(row.end)}`;
+}
+
+/** Where the WHERE outside every parenthesis and string constant begins (the statement's own condition). */
+function topLevelWhere(sql: string): number {
+  const code = sql.replace(/'(?:[^']|'')*'/g, (c) => ' '.repeat(c.length));
+  let depth = 0;
+  for (let i = 0; i < code.length; i++) {
+    if (code[i] === '(') depth++;
+    else if (code[i] === ')') depth--;
+    else if (depth === 0 && /\s/.test(code[i - 1] ?? '') && /^WHERE\s/i.test(code.slice(i, i + 6))) return i - 1;
+  }
+  throw new Error('A row write without a condition');
 }
 
 export function inlineParams(sql: string, params: unknown[]): string {

@@ -74,12 +74,12 @@ export const permissionsProjection: Projection = {
   },
 };
 
+/** The node's chain and resolved level come from its parent's row (read by key: a rebuild batches these inserts). */
 async function insertNode(tx: Queryable, t: TableNamer, kind: string, id: string, organizationId: string, parent: string | undefined, level: string) {
   await tx.query(
     `INSERT INTO ${t('rm_access_nodes')} (id, kind, organization_id, chain, default_level, resolved_level)
-     SELECT $1, $2, $3, ARRAY[$1]::text[] || coalesce(p.chain, '{}'::text[]), $5,
-            CASE WHEN $5 <> 'inherit' THEN $5 ELSE coalesce(p.resolved_level, 'inherit') END
-       FROM (SELECT 1) one LEFT JOIN ${t('rm_access_nodes')} p ON p.id = $4
+     VALUES ($1, $2, $3, ARRAY[$1]::text[] || coalesce((SELECT chain FROM ${t('rm_access_nodes')} WHERE id = $4), '{}'::text[]), $5,
+             CASE WHEN $5 <> 'inherit' THEN $5 ELSE coalesce((SELECT resolved_level FROM ${t('rm_access_nodes')} WHERE id = $4), 'inherit') END)
      ON CONFLICT (id) DO NOTHING`,
     [id, kind, organizationId, parent ?? null, level],
   );
