@@ -36,6 +36,7 @@ export function eventStoreContract(name: string, open: () => Promise<{ store: Ev
 
     it('appends to a new stream and reads it back in order', async () => {
       const s = stream();
+      const before = Date.now();
       const result = await store.append(
         s,
         [
@@ -53,6 +54,11 @@ export function eventStoreContract(name: string, open: () => Promise<{ store: Ev
       expect(events[1].metadata.actor).toBe('u1');
       expect(events[0].schemaVersion).toBe(1);
       expect(comparePositions(events[0].position, events[1].position)).toBeLessThan(0);
+      // When it was recorded, to the millisecond (the store's clock may be a little off ours).
+      for (const e of events) {
+        expect(e.recordedAt).toBeInstanceOf(Date);
+        expect(Math.abs(e.recordedAt.getTime() - before)).toBeLessThan(60_000);
+      }
     });
 
     it('rejects an append whose expected version is stale, and writes nothing', async () => {

@@ -25,11 +25,16 @@ interface EventRow {
   schema_version: number;
   data: unknown;
   metadata: any;
-  recorded_at: Date;
+  recorded_ms: number;
 }
 
+/**
+ * `recorded_at` as milliseconds since the epoch (a float8 the drivers parse as a number): parsing
+ * the timestamp text was a tenth of the client's time reading `$all` in a replay. Date keeps
+ * milliseconds either way.
+ */
 const COLUMNS = `event_id, stream_id, stream_version, transaction_id::text AS tx, global_position::text AS global_position,
-  type, schema_version, data, metadata, recorded_at`;
+  type, schema_version, data, metadata, (extract(epoch FROM recorded_at) * 1000)::float8 AS recorded_ms`;
 
 /**
  * Visible to readers: only transactions older than every one still running that could append here.
@@ -243,7 +248,7 @@ export class SqlEventStore implements EventStore {
       schemaVersion: row.schema_version,
       data: row.data,
       metadata: row.metadata ?? {},
-      recordedAt: new Date(row.recorded_at),
+      recordedAt: new Date(row.recorded_ms),
     });
   }
 }
