@@ -2,6 +2,7 @@ import { Db, Queryable } from '@quire/platform/db/db';
 import { EventStore, RecordedEvent } from '@quire/event-store/event-store.port';
 import { Position, START } from '@quire/event-store/position';
 import type { Logger } from '@quire/platform/logging/logger';
+import { statisticsOutgrown } from '@quire/platform/db/table-statistics';
 import { Projection, REBUILD_SCHEMA, rebuildTables } from './projection';
 import { ProjectionRegistry } from './projection-registry';
 import { ScriptQueryable, StatementFacts, WriteBatchingQueryable } from './write-batching';
@@ -157,13 +158,8 @@ async function deferIndexes(tx: Queryable, tables: string[]): Promise<string[]> 
  * doubled since. A store whose events are not in this database has nothing to do.
  */
 async function analyzeEvents(db: Db): Promise<void> {
-  const r = await db
-    .query<{ stale: boolean }>(
-      `SELECT c.reltuples < 0 OR coalesce(s.n_mod_since_analyze, 0) > c.reltuples AS stale
-         FROM pg_class c LEFT JOIN pg_stat_user_tables s ON s.relid = c.oid WHERE c.oid = to_regclass('quire_events')`,
-    )
-    .catch(() => ({ rows: [] }));
-  if (r.rows[0]?.stale) await db.exec(`ANALYZE quire_events`).catch(() => undefined);
+  const stale = await statisticsOutgrown(db, 'quire_events', 0, 1).catch(() => false);
+  if (stale) await db.exec(`ANALYZE quire_events`).catch(() => undefined);
 }
 
 async function countEvents(db: Db): Promise<number> {

@@ -4,7 +4,7 @@ import type { ContentStore } from '@quire/content/store';
 import type { RevisionCreated, SpaceCreated, SpaceRevisionChanged, SpaceUpdated } from '@quire/domain';
 import { IndexStats, SpaceIndexer } from './indexing/space-indexer';
 import { SearchablePage, searchablePages } from './indexing/searchable-pages';
-import { statisticsOutgrown } from './indexing/table-statistics';
+import { statisticsOutgrown } from '@quire/platform/db/table-statistics';
 import { Stemmer } from './text/stemmer';
 import { textSearchConfig } from './text/text-search-config';
 

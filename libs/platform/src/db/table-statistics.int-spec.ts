@@ -1,6 +1,6 @@
-import type { Db } from '@quire/platform/db/db';
-import { PgDb } from '@quire/platform/db/pg-db';
-import { PgliteDb } from '@quire/platform/db/pglite-db';
+import type { Db } from './db';
+import { PgDb } from './pg-db';
+import { PgliteDb } from './pglite-db';
 import { createTestDatabase, TestDatabase } from '../../../../test/support/databases';
 import { statisticsOutgrown } from './table-statistics';
 
@@ -32,6 +32,13 @@ describe.each(['postgres', 'pglite'] as const)('statisticsOutgrown (%s)', (kind)
     await db.exec('ANALYZE t');
     expect(await statisticsOutgrown(db, 't', 900)).toBe(false);
     expect(await statisticsOutgrown(db, 't', 1100)).toBe(true);
+  });
+
+  it('takes another share when asked: "more than doubled since" is a scale factor of 1', async () => {
+    await insert(1, 1000);
+    await db.exec('ANALYZE t');
+    expect(await statisticsOutgrown(db, 't', 900, 1)).toBe(false);
+    expect(await statisticsOutgrown(db, 't', 1100, 1)).toBe(true);
   });
 
   it('counts a table it cannot find as never analyzed', async () => {
