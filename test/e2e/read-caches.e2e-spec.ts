@@ -74,6 +74,35 @@ describe('read caches: a revoked role is refused at once (e2e)', () => {
       expect(removed.status).toBe(205);
       expect(await get(url(), `/v1/spaces/${space.body.id}`, guest.token)).toBe(404);
     });
+
+    it(`${where}: page reads answered from cached bytes are refused once the member is removed`, async () => {
+      const member = await q.createUser(`Page reader in ${where}`);
+      const spaceId = await newSpace(`Page bytes (${where})`);
+      await setOrgRole(member.id, 'read');
+      const [page] = (await q.http('GET', `/v1/spaces/${spaceId}/content`, { token: owner.token })).body.pages;
+      const revision = (await q.http('GET', `/v1/spaces/${spaceId}`, { token: owner.token })).body.revision;
+      const reads = [
+        `/v1/spaces/${spaceId}/content/page/${page.id}`,
+        `/v1/spaces/${spaceId}/content/path/${page.path}?format=markdown`,
+        `/v1/spaces/${spaceId}/revisions/${revision}/page/${page.id}`,
+        `/v1/spaces/${spaceId}/revisions/${revision}/page/${page.id}/document`,
+      ];
+      for (let i = 0; i < 2; i++) for (const path of reads) expect([path, await get(url(), path, member.token)]).toEqual([path, 200]);
+      await setOrgRole(member.id, null);
+      for (const path of reads) expect([path, await get(url(), path, member.token)]).toEqual([path, 404]);
+    });
+
+    it(`${where}: GET space shows a role's change and a rename on the next request (its bytes go with the cached row)`, async () => {
+      const member = await q.createUser(`Space bytes reader in ${where}`);
+      const spaceId = await newSpace(`Space bytes (${where})`);
+      await setOrgRole(member.id, 'admin');
+      const read = async (): Promise<any> => (await fetch(`${url()}/v1/spaces/${spaceId}`, { headers: { authorization: `Bearer ${member.token}` } })).json();
+      for (let i = 0; i < 3; i++) expect((await read()).permissions.admin).toBe(true);
+      await setOrgRole(member.id, 'read');
+      expect((await read()).permissions).toMatchObject({ view: true, admin: false, edit: false });
+      expect(await patch(q.url, `/v1/spaces/${spaceId}`, owner.token, { title: 'Renamed while cached' })).toBe(200);
+      expect(await read()).toMatchObject({ title: 'Renamed while cached', permissions: { admin: false } });
+    });
   }
 
   it('a new token works at once on another API process, and an unknown one stays refused', async () => {

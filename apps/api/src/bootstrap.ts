@@ -51,8 +51,10 @@ export async function startApi(
   // Set by close(): from then on every request (readiness included) is refused with 503, so a
   // load balancer stops sending traffic while in-flight requests finish.
   let shuttingDown = false;
+  // The access log is at info: below it (LOG_LEVEL=warn) no request pays for building its line.
+  const accessLog = runtime.logger.isLevelEnabled('info');
   fastify.addHook('onResponse', (req, reply, done) => {
-    runtime.logger.info({ reqId: req.id, method: req.method, url: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    if (accessLog) runtime.logger.info({ reqId: req.id, method: req.method, url: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
     done();
   });
   fastify.addHook('onSend', (req, reply, payload, done) => {

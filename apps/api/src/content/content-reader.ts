@@ -8,7 +8,7 @@ import { decodeCursor, idCursor, toPage } from '@quire/platform/http/pagination'
 import { ContentPresenterContext, presentFile, presentPage, presentRevision } from './content.presenter';
 import { PageOptions } from './content-options';
 import { Caller } from '../http/auth';
-import { ConditionalRead, revisionTag } from '../http/conditional';
+import { ConditionalRead, revisionTag, SerializedJson } from '../http/conditional';
 import { jsonBytes, RevisionCache } from './revision-cache';
 import { entityId, parseInput } from '../http/validation';
 import { AccessService } from '../permissions/access.service';
@@ -103,36 +103,55 @@ export class ContentReader {
   }
 
   /** A page of the space's live revision: access and the live revision are the only reads per request. */
-  async livePage(ctx: ContentPresenterContext, caller: Caller, by: PageKey, options: PageOptions): Promise<ConditionalRead<any>> {
+  async livePage(ctx: ContentPresenterContext, caller: Caller, by: PageKey, options: PageOptions): Promise<ConditionalRead<SerializedJson>> {
     const { space } = await this.access.spaceAccess(caller, ctx.spaceId, 'read');
     return this.pageRead(ctx, space.revision, by, options);
   }
 
-  /** A page of any revision of the space the caller names; a revision the space does not have is a 404 before any page is looked up. */
-  async revisionPage(ctx: ContentPresenterContext, caller: Caller, revisionId: string, by: PageKey, options: PageOptions): Promise<ConditionalRead<any>> {
+  /**
+   * A page of any revision of the space the caller names (`part: 'document'`: its document
+   * alone); a revision the space does not have is a 404 before any page is looked up.
+   */
+  async revisionPage(ctx: ContentPresenterContext, caller: Caller, revisionId: string, by: PageKey, options: PageOptions, part: PagePart = 'page'): Promise<ConditionalRead<SerializedJson>> {
     await this.access.spaceAccess(caller, ctx.spaceId, 'read');
     parseInput(entityId, revisionId, 'revisionId');
-    return this.pageRead(ctx, revisionId, by, options, 'caller');
+    return this.pageRead(ctx, revisionId, by, options, 'caller', part);
   }
 
   /** A page of a revision a read model names, presented, for a caller whose access is already settled (published URLs). */
   async page(ctx: ContentPresenterContext, revisionId: string, by: PageKey, options: PageOptions) {
-    return (await this.pageRead(ctx, revisionId, by, options)).body();
+    return (await this.presentedPage(ctx, revisionId, by, options, 'read-model')).page;
   }
 
   /**
    * A page of a revision (by default one a read model names: the live one, a change request's
-   * head), for a caller whose access is already settled. A link is found by id only (by path
-   * there is no page of its own to show).
+   * head), for a caller whose access is already settled, as the bytes of its JSON with their
+   * ETag. A revision never changes, so the representation is presented and serialized once per
+   * revision, page, part and options, and kept as bytes in the RevisionCache: a warm read is a
+   * cache lookup.
    */
-  async pageRead(ctx: ContentPresenterContext, revisionId: string, by: PageKey, options: PageOptions, from: RevisionSource = 'read-model'): Promise<ConditionalRead<any>> {
+  async pageRead(ctx: ContentPresenterContext, revisionId: string, by: PageKey, options: PageOptions, from: RevisionSource = 'read-model', part: PagePart = 'page'): Promise<ConditionalRead<SerializedJson>> {
+    const path = pagePath(by);
+    const key = ['page-json', ctx.spaceId, revisionId, path !== undefined ? `path:${path}` : `id:${(by as { id: string }).id}`, part, JSON.stringify(presentation(ctx)), JSON.stringify(options)];
+    const read = await this.cache.get(
+      key,
+      async () => {
+        const { etag, page } = await this.presentedPage(ctx, revisionId, by, options, from);
+        if (part === 'document' && page.document === undefined) throw notFound('This page has no document');
+        return { etag, json: SerializedJson.of(part === 'document' ? page.document : page) };
+      },
+      (r) => r.json.bytes.length + 2 * r.etag.length + 64,
+    );
+    return { etag: read!.etag, body: () => read!.json };
+  }
+
+  /** A page of a revision presented (with its body in the format asked for), and its ETag. A link is found by id only (by path there is no page of its own to show). */
+  private async presentedPage(ctx: ContentPresenterContext, revisionId: string, by: PageKey, options: PageOptions, from: RevisionSource): Promise<{ etag: string; page: any }> {
     const path = pagePath(by);
     const found = await this.revisionPageLookup(ctx.spaceId, revisionId, path !== undefined ? { path } : by, from);
     if (!found || (found.kind === 'link' && path !== undefined)) throw notFound('Page not found in this space');
-    return {
-      etag: revisionTag(revisionId, 'page', found.page_id, presentation(ctx), options),
-      body: async () => presentPage(ctx, found.node, found.kind === 'sheet' ? await this.body(ctx.spaceId, revisionId, found.node, found.markdown, options) : undefined),
-    };
+    const body = found.kind === 'sheet' ? await this.body(ctx.spaceId, revisionId, found.node, found.markdown, options) : undefined;
+    return { etag: revisionTag(revisionId, 'page', found.page_id, presentation(ctx), options), page: presentPage(ctx, found.node, body) };
   }
 
   /**
@@ -247,6 +266,9 @@ export class ContentReader {
     }
   }
 }
+
+/** What of a page a read answers: the page (with its body), or its document alone (`.../document`). */
+export type PagePart = 'page' | 'document';
 
 /** A page named by id, or by path (with slashes, as the client sends it). */
 export type PageKey = { id: string } | { path: string };

@@ -37,7 +37,11 @@ export class RevisionCache {
    * revision the read model does not hold yet); `bytes` estimates what the value holds.
    */
   async get<T>(key: readonly string[], load: () => Promise<T | undefined>, bytes: (value: T) => number): Promise<T | undefined> {
-    const entry = await this.entries.fetch(key.join('\u0000'), {
+    const k = key.join('\u0000');
+    // A warm read (the common case) takes the entry without the fetch's closure and promise.
+    const hit = this.entries.get(k);
+    if (hit) return hit.value as T;
+    const entry = await this.entries.fetch(k, {
       context: async () => {
         const value = await load();
         return value === undefined ? undefined : { value, bytes: bytes(value) };

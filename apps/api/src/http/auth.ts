@@ -35,6 +35,7 @@ export const Public = () => SetMetadata(PUBLIC, true);
 export class AuthGuard implements CanActivate {
   private readonly callers: ReadCache<Caller>;
   private readonly adminHash?: string;
+  private readonly publicRoutes = new WeakMap<Function, boolean>();
 
   constructor(
     private readonly reflector: Reflector,
@@ -48,7 +49,7 @@ export class AuthGuard implements CanActivate {
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (this.reflector.getAllAndOverride<boolean>(PUBLIC, [context.getHandler(), context.getClass()])) return true;
+    if (this.isPublic(context)) return true;
     const request = context.switchToHttp().getRequest();
     const header: string | undefined = request.headers.authorization;
     const match = header && /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -59,6 +60,14 @@ export class AuthGuard implements CanActivate {
     }
     request.caller = await this.resolve(match[1]);
     return true;
+  }
+
+  /** Whether the route answers without a token: route metadata, fixed at boot, read once per handler. */
+  private isPublic(context: ExecutionContext): boolean {
+    const handler = context.getHandler();
+    let known = this.publicRoutes.get(handler);
+    if (known === undefined) this.publicRoutes.set(handler, (known = !!this.reflector.getAllAndOverride<boolean>(PUBLIC, [handler, context.getClass()])));
+    return known;
   }
 
   private async resolve(token: string): Promise<Caller> {

@@ -12,6 +12,18 @@ export interface ConditionalRead<T> {
 }
 
 /**
+ * A JSON body serialized already (a representation of immutable content, cached as bytes): sent
+ * as is, so that a read served from the cache neither builds nor stringifies it again.
+ */
+export class SerializedJson {
+  constructor(readonly bytes: Buffer) {}
+
+  static of(value: unknown): SerializedJson {
+    return new SerializedJson(Buffer.from(JSON.stringify(value)));
+  }
+}
+
+/**
  * The weak entity tag (RFC 9110 §8.8.1) of a representation of a revision's content: the revision
  * (immutable) and everything in the request that shapes the body (route, ids, query options).
  * Weak, because the same content can be serialized to other bytes (another Quire version, a
@@ -37,7 +49,7 @@ export function ifNoneMatchHolds(header: string | string[] | undefined, etag: st
  * else the body. Content is private to those who may read it and revalidated on every use (a
  * live revision moves, access can be revoked), so caches keep it `private, no-cache`.
  */
-export type AnswerConditional = <T>(read: ConditionalRead<T>) => Promise<T | undefined>;
+export type AnswerConditional = <T>(read: ConditionalRead<T>) => Promise<T | Buffer | undefined>;
 
 export const Conditional = createParamDecorator((_: unknown, ctx: ExecutionContext): AnswerConditional => {
   const http = ctx.switchToHttp();
@@ -51,6 +63,10 @@ export const Conditional = createParamDecorator((_: unknown, ctx: ExecutionConte
     }
     const body = await read.body();
     void validators(read.etag);
+    if (body instanceof SerializedJson) {
+      void reply.type('application/json; charset=utf-8');
+      return body.bytes;
+    }
     return body;
   };
 });

@@ -101,10 +101,7 @@ export class RevisionContentController {
   ) {
     const q = parseInput(documentQuery, query, 'query');
     const options = { ...parseInput(pageByIdQuery, {}, 'query'), ...q, format: 'document' as const, metadata: false };
-    const read = await this.reader.revisionPage({ config: this.config, spaceId, metadata: false }, caller, revisionId, { id: pageId }, options);
-    const page = await read.body();
-    if (page.document === undefined) throw notFound('This page has no document');
-    return answer({ etag: read.etag, body: () => page.document });
+    return answer(await this.reader.revisionPage({ config: this.config, spaceId, metadata: false }, caller, revisionId, { id: pageId }, options, 'document'));
   }
 
   /**

@@ -42,17 +42,34 @@ export class CustomHostSites implements OnModuleInit {
   onModuleInit(): void {
     // Hooks added before the server is ready apply to every route and to the not-found handler.
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    fastify.addHook('onRequest', async (req, reply) => {
-      if (await this.serve(req, reply)) return reply;
+    // A callback hook, not an async one: every request passes here, and most (the API, Quire's
+    // own hosts) are told apart without a lookup, so they should not pay for a promise.
+    fastify.addHook('onRequest', (req, reply, done) => {
+      const host = this.customHost(req);
+      if (host === undefined) return done();
+      this.serve(host, req, reply).then(
+        (served) => {
+          if (!served) done();
+        },
+        (err: Error) => done(err),
+      );
     });
   }
 
-  /** True when the request was answered as a custom hostname's site. */
-  private async serve(req: FastifyRequest, reply: FastifyReply): Promise<boolean> {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  /**
+   * The custom hostname a request may be for (its site answers it when an organization has that
+   * hostname); undefined for every request that goes on to the routes without a lookup.
+   */
+  private customHost(req: FastifyRequest): string | undefined {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return undefined;
     // Fastify's hostname is without the port: a proxy may forward to any port.
     const host = req.hostname.toLowerCase();
-    if (this.ownHosts.has(host) || !isCustomHostname(host)) return false;
+    if (this.ownHosts.has(host) || !isCustomHostname(host)) return undefined;
+    return host;
+  }
+
+  /** True when the request was answered as a custom hostname's site. */
+  private async serve(host: string, req: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     const path = new URL(req.url, 'http://host').pathname;
     if (API_PATHS.test(path)) return false;
     let organization;

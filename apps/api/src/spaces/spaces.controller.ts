@@ -17,7 +17,7 @@ import { DuplicateSpaceCommand } from './duplicate-space/duplicate-space.command
 import { RestoreSpaceCommand } from './restore-space/restore-space.command';
 import { UpdateSpaceCommand } from './update-space/update-space.command';
 import { createSpaceBody, updateSpaceBody } from './spaces.dto';
-import { presentSpace } from './spaces.presenter';
+import { presentSpace, presentSpaceJson } from './spaces.presenter';
 import { opensShareLink } from './share-links';
 
 const getSpaceQuery = z.object({ shareKey: z.string().max(500).optional() });
@@ -54,12 +54,14 @@ export class SpacesController {
   }
 
   @Get('spaces/:spaceId')
-  async get(@Param('spaceId') spaceId: string, @Query() query: unknown, @CurrentCaller() caller: Caller) {
+  async get(@Param('spaceId') spaceId: string, @Query() query: unknown, @CurrentCaller() caller: Caller, @Res({ passthrough: true }) reply: FastifyReply) {
     // shareKey: the key of a share-link space's published URL reads it without a role.
     const { shareKey } = parseInput(getSpaceQuery, query, 'query');
     const sharedWith = shareKey === undefined ? undefined : (space: SpaceAccessRow) => opensShareLink(this.config, space, shareKey);
     const { space, role } = await this.access.spaceAccess(caller, spaceId, 'read', { sharedWith });
-    return presentSpace(this.config, space, role);
+    // The row is the access cache's: its bytes are made once, until an event replaces it.
+    void reply.type('application/json; charset=utf-8');
+    return presentSpaceJson(this.config, space, role);
   }
 
   @Patch('spaces/:spaceId')

@@ -70,6 +70,21 @@ export function presentSpace(config: QuireConfig, row: SpaceRow, role: Role | nu
 }
 
 /**
+ * presentSpace as JSON bytes, made once per row object and role. Meant for rows of the
+ * space-access ReadCache (AccessService): an event that changes a space evicts its row and the
+ * next read loads a new object, never changes the old one, so bytes made from a row are as fresh
+ * as the row and go with it (a WeakMap: nothing here outlives the cache's entry).
+ */
+export function presentSpaceJson(config: QuireConfig, row: SpaceRow, role: Role | null): Buffer {
+  let byRole = serializedSpaces.get(row);
+  if (!byRole) serializedSpaces.set(row, (byRole = new Map()));
+  let bytes = byRole.get(role);
+  if (!bytes) byRole.set(role, (bytes = Buffer.from(JSON.stringify(presentSpace(config, row, role)))));
+  return bytes;
+}
+const serializedSpaces = new WeakMap<SpaceRow, Map<Role | null, Buffer>>();
+
+/**
  * What anyone may learn of a published space they have no role on (a public, unlisted or
  * share-link space found by its published URL): what its site shows. GitBook's Space requires
  * the organization, the counts, the merge rules and the default level; they are given neutral

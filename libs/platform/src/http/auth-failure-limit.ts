@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type Redis from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract, type RateLimiterRes } from 'rate-limiter-flexible';
@@ -56,8 +56,19 @@ export function limitFailedAuthentication(fastify: FastifyInstance, opts: AuthFa
     known.set(ip, { checkedAt: now, failures: count, blockedUntil: count >= opts.maxFailures ? now + failures!.msBeforeNext : 0 });
   };
 
-  fastify.addHook('onRequest', async (req, reply) => {
-    if (req.headers.authorization === undefined) return;
+  /** Refuses the request (429) when the address is blocked; false when it may go on. */
+  const refuse = (reply: FastifyReply, blockedUntil: number): boolean => {
+    const waitMs = blockedUntil - Date.now();
+    if (waitMs <= 0) return false;
+    const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+    void reply
+      .code(429)
+      .header('retry-after', String(seconds))
+      .header('content-type', 'application/json; charset=utf-8')
+      .send(gitbookError(429, `Too many failed authentications from this address; retry in ${seconds} s`));
+    return true;
+  };
+  const check = async (req: FastifyRequest, reply: FastifyReply): Promise<boolean> => {
     await counting.get(req.ip);
     const now = Date.now();
     let last = known.get(req.ip);
@@ -66,24 +77,33 @@ export function limitFailedAuthentication(fastify: FastifyInstance, opts: AuthFa
       record(req.ip, failures);
       last = known.get(req.ip)!;
     }
-    const waitMs = last.blockedUntil - Date.now();
-    if (waitMs <= 0) return;
-    const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-    return reply
-      .code(429)
-      .header('retry-after', String(seconds))
-      .header('content-type', 'application/json; charset=utf-8')
-      .send(gitbookError(429, `Too many failed authentications from this address; retry in ${seconds} s`));
+    return refuse(reply, last.blockedUntil);
+  };
+
+  // Callback hooks with a synchronous path for the common case (an address this process saw
+  // clean within RECHECK_MS, no failure being counted): every authenticated request passes here.
+  fastify.addHook('onRequest', (req, reply, done) => {
+    if (req.headers.authorization === undefined) return done();
+    const last = counting.has(req.ip) ? undefined : known.get(req.ip);
+    if (last && last.failures === 0 && last.blockedUntil === 0 && Date.now() - last.checkedAt < RECHECK_MS) return done();
+    check(req, reply).then(
+      (refused) => {
+        if (!refused) done();
+      },
+      (err: Error) => done(err),
+    );
   });
-  fastify.addHook('onResponse', async (req, reply) => {
-    if (reply.statusCode !== 401 || req.headers.authorization === undefined) return;
+  fastify.addHook('onResponse', (req, reply, done) => {
+    if (reply.statusCode !== 401 || req.headers.authorization === undefined) return done();
     const ip = req.ip;
     const counted = limiter.penalty(ip).then(
       (failures) => record(ip, failures),
       () => undefined,
     );
     counting.set(ip, counted);
-    await counted;
-    if (counting.get(ip) === counted) counting.delete(ip);
+    void counted.then(() => {
+      if (counting.get(ip) === counted) counting.delete(ip);
+      done();
+    });
   });
 }
