@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { All, Controller, Module, Req, Res } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { readFileSync } from 'fs';
 import type { AddressInfo } from 'net';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 // @ts-expect-error autocannon ships no type declarations
@@ -117,7 +118,27 @@ export interface LoadFigures {
   total?: number;
   non2xx: number;
   errors: number;
+  /**
+   * CPU time of the process's main thread (where both Quire and the baseline answer; autocannon
+   * runs in a worker thread) per request, in microseconds: what a request costs the server,
+   * which, unlike req/s, does not swing with what other processes take from a shared host.
+   */
+  cpuUsPerRequest: number;
 }
+
+/** CPU time (user + system) of this process's main thread so far, in microseconds (Linux; NaN elsewhere). */
+function mainThreadCpuUs(): number {
+  try {
+    // /proc/<pid>/task/<pid>/stat: the main thread alone; fields 14 and 15 (utime, stime) in clock ticks.
+    const stat = readFileSync(`/proc/${process.pid}/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
+  } catch {
+    return NaN;
+  }
+}
+/** USER_HZ: 100 on every Linux that node runs on. */
+const CLOCK_TICKS = 100;
 
 export interface Comparison {
   quire: LoadFigures;
@@ -126,6 +147,8 @@ export interface Comparison {
   throughputRatio: number;
   /** Quire's p99 over the baseline's (medians). */
   p99Ratio: number;
+  /** Quire's main-thread CPU per request over the baseline's (medians): the figure the host's load moves least. */
+  cpuRatio: number;
   rounds: number;
 }
 
@@ -148,8 +171,10 @@ export async function measureLoad(opts: { url: string; requests: BenchRequest[];
   const requests = opts.requests.map((r) => ({ method: r.method ?? 'GET', path: r.path, headers: r.headers, body: r.body }));
   const base = { url: opts.url, headers: opts.headers ?? {}, connections: opts.connections, requests, workers: 1 };
   if (opts.warmup) await autocannon({ ...base, duration: opts.warmup });
+  const cpu = mainThreadCpuUs();
   const r = await autocannon({ ...base, duration: opts.seconds });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total, non2xx: r.non2xx, errors: r.errors };
+  const cpuUsPerRequest = (mainThreadCpuUs() - cpu) / Math.max(1, r.requests.total);
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total, non2xx: r.non2xx, errors: r.errors, cpuUsPerRequest };
 }
 
 /**
@@ -172,12 +197,19 @@ export async function compareWithBaseline(opts: CompareOptions): Promise<Compari
   }
   const quire = medianFigures(runs.quire);
   const baseline = medianFigures(runs.baseline);
-  return { quire, baseline, throughputRatio: quire.rps / baseline.rps, p99Ratio: quire.p99 / Math.max(baseline.p99, 1), rounds };
+  return { quire, baseline, throughputRatio: quire.rps / baseline.rps, p99Ratio: quire.p99 / Math.max(baseline.p99, 1), cpuRatio: quire.cpuUsPerRequest / baseline.cpuUsPerRequest, rounds };
 }
 
 function medianFigures(runs: LoadFigures[]): LoadFigures {
   const m = (pick: (f: LoadFigures) => number) => median(runs.map(pick));
-  return { rps: m((f) => f.rps), p50: m((f) => f.p50), p99: m((f) => f.p99), non2xx: runs.reduce((s, f) => s + f.non2xx, 0), errors: runs.reduce((s, f) => s + f.errors, 0) };
+  return {
+    rps: m((f) => f.rps),
+    p50: m((f) => f.p50),
+    p99: m((f) => f.p99),
+    non2xx: runs.reduce((s, f) => s + f.non2xx, 0),
+    errors: runs.reduce((s, f) => s + f.errors, 0),
+    cpuUsPerRequest: m((f) => f.cpuUsPerRequest),
+  };
 }
 
 export const median = (xs: number[]) => {
@@ -191,14 +223,14 @@ export const median = (xs: number[]) => {
  */
 export function printComparison(label: string, c: Comparison, targets = { throughput: 0.5, p99: 3 }): void {
   const side = (name: string, f: LoadFigures) =>
-    `  ${name.padEnd(9)} ${Math.round(f.rps).toLocaleString('en-US').padStart(8)} req/s  p50 ${f.p50.toFixed(1).padStart(5)} ms  p99 ${f.p99.toFixed(1).padStart(5)} ms\n`;
+    `  ${name.padEnd(9)} ${Math.round(f.rps).toLocaleString('en-US').padStart(8)} req/s  p50 ${f.p50.toFixed(1).padStart(5)} ms  p99 ${f.p99.toFixed(1).padStart(5)} ms  main-thread CPU ${f.cpuUsPerRequest.toFixed(0).padStart(4)} us/req\n`;
   const ok = (b: boolean) => (b ? 'ok' : 'MISSED');
   process.stdout.write(`${label} (median of ${c.rounds} interleaved rounds)\n`);
   process.stdout.write(side('quire', c.quire));
   process.stdout.write(side('baseline', c.baseline));
   process.stdout.write(
     `  ratio     ${c.throughputRatio.toFixed(2).padStart(8)} x req/s (target >= ${targets.throughput}: ${ok(c.throughputRatio >= targets.throughput)})` +
-      `  p99 ${c.p99Ratio.toFixed(2)} x (target <= ${targets.p99}: ${ok(c.p99Ratio <= targets.p99)})\n`,
+      `  p99 ${c.p99Ratio.toFixed(2)} x (target <= ${targets.p99}: ${ok(c.p99Ratio <= targets.p99)})  CPU/req ${c.cpuRatio.toFixed(2)} x\n`,
   );
   if (c.quire.non2xx || c.quire.errors) process.stdout.write(`  !! quire: ${c.quire.non2xx} non-2xx responses, ${c.quire.errors} errors\n`);
   if (c.baseline.non2xx || c.baseline.errors) process.stdout.write(`  !! baseline: ${c.baseline.non2xx} non-2xx responses, ${c.baseline.errors} errors\n`);
