@@ -65,18 +65,27 @@ export function gitHttpClient(opts: GitHttpClientOptions): HttpClient {
       const origin = new URL(request.url);
       let url = origin;
       let headers = request.headers ?? {};
+      // A body isomorphic-git sends is an array of buffers (upload-pack) or, for a push, the
+      // pack as it is built: either can go again to the address a redirect names.
+      const streamed = request.body && !Array.isArray(request.body) ? new ReplayableBody(request.body) : undefined;
       for (let redirects = 0; ; redirects++) {
         if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new RefusedAddressError(url.host);
         const guard = guardOutbound(url, policy);
         // Secrets go only to the host the user gave them for.
         const sameHost = url.host === origin.host;
         const target = sameHost && opts.secretQuery?.length ? withQuery(url, opts.secretQuery) : url.toString();
-        const response = await nodeHttp.request({
-          ...request,
-          url: target,
-          headers,
-          fetchOptions: { ...request.fetchOptions, ...guard, timeout: opts.idleTimeoutMs, followRedirects: false },
-        });
+        const send = streamed?.attempt(request.signal);
+        const response = await nodeHttp
+          .request({
+            ...request,
+            url: target,
+            headers,
+            ...(send && { body: send.body, signal: send.signal }),
+            fetchOptions: { ...request.fetchOptions, ...guard, timeout: opts.idleTimeoutMs, followRedirects: false },
+          })
+          .catch((error: unknown) => {
+            throw streamed?.failure ?? error;
+          });
         const location = response.headers?.location;
         if (response.statusCode < 300 || response.statusCode >= 400 || !location) {
           if (!response.body) return response;
@@ -88,14 +97,65 @@ export function gitHttpClient(opts: GitHttpClientOptions): HttpClient {
         }
         await response.body?.return?.();
         if (redirects >= MAX_REDIRECTS) throw new TooManyRedirectsError();
-        // A body isomorphic-git sends (upload-pack, receive-pack) is an array of buffers, so the
-        // same request can go to the new address; anything else could not be sent twice.
-        if (request.body && !Array.isArray(request.body)) return response;
         url = new URL(location, url);
         if (url.host !== origin.host) headers = withoutAuthorization(headers);
       }
     },
   };
+}
+
+/**
+ * A request body produced while it is sent (a push's pack), kept as it goes so that a redirect
+ * can send it again. isomorphic-git's node client pipes such a body without handling its
+ * failure (an object that cannot be read mid-pack): here a failure aborts the request and is
+ * what the request throws.
+ */
+class ReplayableBody {
+  private readonly chunks: Uint8Array[] = [];
+  private readonly source: AsyncIterator<Uint8Array>;
+  private next?: Promise<IteratorResult<Uint8Array>>;
+  private ended = false;
+  private current?: AbortController;
+  failure?: unknown;
+
+  constructor(body: AsyncIterable<Uint8Array>) {
+    this.source = body[Symbol.asyncIterator]();
+  }
+
+  /** The body for one request: what was produced so far, then the rest as it comes. */
+  attempt(signal?: AbortSignal): { body: AsyncIterableIterator<Uint8Array>; signal: AbortSignal } {
+    this.current?.abort();
+    const controller = new AbortController();
+    this.current = controller;
+    const replay = async function* (this: ReplayableBody): AsyncGenerator<Uint8Array> {
+      for (let i = 0; !controller.signal.aborted; i++) {
+        if (i === this.chunks.length && !(await this.pull())) return;
+        yield this.chunks[i];
+      }
+    };
+    return { body: replay.call(this), signal: signal ? AbortSignal.any([signal, controller.signal]) : controller.signal };
+  }
+
+  /** One more chunk from the source into `chunks` (a request that was redirected may still be
+   * asking too: the chunk is taken once); false at its end or on its failure. */
+  private async pull(): Promise<boolean> {
+    if (this.ended) return false;
+    const next = (this.next ??= this.source.next());
+    try {
+      const result = await next;
+      if (this.next === next) {
+        this.next = undefined;
+        if (result.done) this.ended = true;
+        else this.chunks.push(result.value);
+      }
+      return !this.ended;
+    } catch (error) {
+      this.failure ??= error;
+      this.ended = true;
+      this.current?.abort(error);
+      return false;
+    }
+  }
 }
 
 /** Token query parameters go on every request: isomorphic-git appends `/info/refs?service=...`

@@ -39,8 +39,8 @@ export function loosePath(repo: SpaceRepo, oid: string): string {
  * exception per new object, which was a third of the time of a 1,000-file revision.
  */
 export async function writeObject(repo: SpaceRepo, type: GitObjectType, content: Uint8Array): Promise<string> {
-  const wrapped = Buffer.concat([Buffer.from(`${type} ${content.byteLength}\0`), content]);
-  const oid = createHash('sha1').update(wrapped).digest('hex');
+  const header = Buffer.from(`${type} ${content.byteLength}\0`);
+  const oid = createHash('sha1').update(header).update(content).digest('hex');
   const path = loosePath(repo, oid);
   if (existsSync(path)) return oid;
   const dir = dirname(path);
@@ -50,14 +50,15 @@ export async function writeObject(repo: SpaceRepo, type: GitObjectType, content:
   }
   // git's own temporary-object prefix: `git gc` removes stale ones.
   const temporary = join(dir, `tmp_obj_${process.pid}_${randomBytes(6).toString('hex')}`);
+  const bytes = looseObjectBytes(header, content);
   try {
     try {
-      await fs.promises.writeFile(temporary, deflateSync(wrapped, LOOSE_COMPRESSION));
+      await fs.promises.writeFile(temporary, bytes);
     } catch (error) {
       // `git gc` packs loose objects and removes their emptied fan-out directories.
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       await fs.promises.mkdir(dir, { recursive: true });
-      await fs.promises.writeFile(temporary, deflateSync(wrapped, LOOSE_COMPRESSION));
+      await fs.promises.writeFile(temporary, bytes);
     }
     await fs.promises.rename(temporary, path);
   } catch (error) {
@@ -65,6 +66,51 @@ export async function writeObject(repo: SpaceRepo, type: GitObjectType, content:
     throw error;
   }
   return oid;
+}
+
+/**
+ * A loose object's file, laid out so that a push can put the content's compressed bytes into
+ * its pack as they are (a pack entry is the zlib stream of the content without the header;
+ * see packReadyLooseObject in patches/isomorphic-git): the header in a stored block of its
+ * own, then the content deflated on its own, then the adler-32 of both, which zlib's
+ * adler32_combine gives from the parts. Any zlib reader inflates it as one stream, as git
+ * does; it costs the same deflate as the whole and 5 bytes.
+ */
+function looseObjectBytes(header: Buffer, content: Uint8Array): Buffer {
+  // zlib header (2 bytes), the content's deflate blocks, its adler-32 (4 bytes, big-endian).
+  const deflated = deflateSync(content, LOOSE_COMPRESSION);
+  const body = deflated.subarray(2, deflated.byteLength - 4);
+  const file = Buffer.allocUnsafe(2 + 5 + header.byteLength + body.byteLength + 4);
+  deflated.copy(file, 0, 0, 2);
+  // BFINAL=0, BTYPE=00 (stored), then LEN and its one's complement, little-endian.
+  file[2] = 0;
+  file.writeUInt16LE(header.byteLength, 3);
+  file.writeUInt16LE(~header.byteLength & 0xffff, 5);
+  header.copy(file, 7);
+  body.copy(file, 7 + header.byteLength);
+  file.writeUInt32BE(adler32Combine(adler32(header), deflated.readUInt32BE(deflated.byteLength - 4), content.byteLength), file.byteLength - 4);
+  return file;
+}
+
+const ADLER_BASE = 65521;
+
+function adler32(bytes: Uint8Array): number {
+  let a = 1;
+  let b = 0;
+  for (const byte of bytes) {
+    a = (a + byte) % ADLER_BASE;
+    b = (b + a) % ADLER_BASE;
+  }
+  return ((b << 16) | a) >>> 0;
+}
+
+/** zlib's adler32_combine: the adler-32 of A || B from those of A and B and B's length. */
+function adler32Combine(first: number, second: number, secondLength: number): number {
+  const rem = secondLength % ADLER_BASE;
+  const a1 = first & 0xffff;
+  const a = (a1 + (second & 0xffff) + ADLER_BASE - 1) % ADLER_BASE;
+  const b = ((rem * a1) % ADLER_BASE + (first >>> 16) + (second >>> 16) + ADLER_BASE - rem) % ADLER_BASE;
+  return ((b << 16) | a) >>> 0;
 }
 
 /** True when the object is in the repository, loose or packed (after a `git gc`). */
