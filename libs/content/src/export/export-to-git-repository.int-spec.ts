@@ -86,7 +86,19 @@ function synced(url: string, ref: string, commits: Array<{ commit: string; revis
   return state;
 }
 
-async function exportRevision(revision: string, opts: { repo: string; ref?: string; projectDirectory?: string; force?: boolean; syncs?: Array<{ commit: string; revision: string }>; auth?: ExportToGitRepositoryOptions['auth'] }) {
+async function exportRevision(
+  revision: string,
+  opts: {
+    repo: string;
+    ref?: string;
+    projectDirectory?: string;
+    force?: boolean;
+    syncs?: Array<{ commit: string; revision: string }>;
+    auth?: ExportToGitRepositoryOptions['auth'];
+    /** Runs once the branch was read, before the commit is built and pushed. */
+    whilePlanning?: () => Promise<unknown>;
+  },
+) {
   const url = `${server.url}/${opts.repo}.git`;
   const ref = opts.ref ?? 'refs/heads/main';
   const state = synced(url, ref, opts.syncs ?? []);
@@ -101,6 +113,7 @@ async function exportRevision(revision: string, opts: { repo: string; ref?: stri
     spaceGitdir: store.repositoryPath(SPACE),
     files: await store.readRevisionFiles(SPACE, revision),
     plan: async (remoteCommit) => {
+      await opts.whilePlanning?.();
       const plan = planExport(state, request, remoteCommit);
       const base = plan.kind === 'on-top' ? plan.base : undefined;
       return { plan, baseFiles: base ? await store.readRevisionFiles(SPACE, base) : undefined };
@@ -185,6 +198,16 @@ describe('exportToGitRepository', () => {
     const forced = await exportRevision(edited, { repo: name, syncs: [{ commit, revision }], force: true });
     expect(forced).toMatchObject({ outcome: 'pushed', parent: theirs });
     expect(await gitOut(join(repos, `${name}.git`), 'show', 'main:README.md')).toBe('# Hello from Quire');
+  });
+
+  it('fails with remote_changed (transient), overwriting nothing, when the branch moves after it was read', async () => {
+    const name = 'race';
+    await createEmptyRepo(repos, name);
+    const { revision } = await importRevision('noislabs-gitbook-docs', 'main');
+    let theirs = '';
+    const raced = exportRevision(revision, { repo: name, whilePlanning: async () => (theirs = await createRepoFromFiles(repos, name, { 'README.md': '# Theirs\n' })) });
+    await expect(raced).rejects.toMatchObject({ code: 'remote_changed', transient: true });
+    expect(await gitOut(join(repos, `${name}.git`), 'rev-parse', 'main')).toBe(theirs);
   });
 
   it('creates a missing branch, under the project directory', async () => {

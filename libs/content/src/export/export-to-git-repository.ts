@@ -54,7 +54,6 @@ export type ExportToGitRepositoryResult =
 
 /** The local ref an export commit is pushed from, in the cache repository. */
 const EXPORT_REF = 'refs/quire/export';
-const NO_COMMIT = '0'.repeat(40);
 
 /**
  * Exports a space revision to a branch as one commit, child of the branch's current commit,
@@ -74,12 +73,13 @@ export async function exportToGitRepository(opts: ExportToGitRepositoryOptions):
 
   return withCacheLock(gitdir, async () => {
     await git.init({ fs, gitdir, bare: true });
-    // What the branch is now, as the push will see it (receive-pack's advertisement, which
-    // also checks early that the credentials may push).
-    const refs = await git.listServerRefs({ http, url: opts.url, onAuth, forPush: true, protocolVersion: 1, prefix: opts.ref }).catch((error) => {
+    // What the branch is now: receive-pack's advertisement, which also checks early that the
+    // credentials may push, and which the push goes on from (git push asks once).
+    const discover = () => git.discoverReceivePack({ http, url: opts.url, onAuth });
+    const advertisement = await discover().catch((error) => {
       throw remoteFailure(error);
     });
-    const remoteCommit = refs.find((r) => r.ref === opts.ref)?.oid;
+    const remoteCommit = advertisement.refs.get(opts.ref);
     const { plan, baseFiles, renames } = await opts.plan(remoteCommit);
     if (plan.kind === 'refused') return { outcome: 'refused', plan };
     const parent = plan.kind === 'on-top' ? plan.parent : undefined;
@@ -120,12 +120,14 @@ export async function exportToGitRepository(opts: ExportToGitRepositoryOptions):
         ref: EXPORT_REF,
         remoteRef: opts.ref,
         onAuth,
-        // Pushes only over the commit the export was built on: a branch that moved since
-        // the refs were listed is left alone (git's --force-with-lease, without force).
-        onPrePush: ({ remoteRef }) => remoteRef.oid === (parent ?? NO_COMMIT),
+        // The update names the commit the export was built on as the branch's old value, and
+        // the remote refuses it if the branch moved since (git's --force-with-lease).
+        advertisement,
       });
     } catch (error) {
-      throw remoteFailure(error);
+      // A refusal because the branch moved meanwhile says so: planned again, it may pass.
+      const moved = (error as { code?: string }).code === 'GitPushError' && (await discover().catch(() => undefined))?.refs.get(opts.ref) !== remoteCommit;
+      throw remoteFailure(moved ? Object.assign(new Error('moved'), { code: 'UserCanceledError' }) : error);
     }
     // The import's "have" for this branch: importing what was just pushed downloads nothing.
     await git.writeRef({ fs, gitdir, ref: opts.ref, value: commit, force: true });
