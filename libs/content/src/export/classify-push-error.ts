@@ -27,8 +27,8 @@ export function classifyPushError(error: unknown, opts: { url: string; ref: stri
     return new GitExportError('push_rejected', scrub(`${opts.url} refused the update of ${opts.ref}: ${e.message ?? 'not a fast-forward'}`), false);
   }
   if (e.code === 'UserCanceledError') {
-    // Our own check right before the pack is sent: the branch is no longer where the export
-    // commit was built. A retry plans again from where it is now.
+    // The branch is no longer where the export commit was built (found when its commit was
+    // fetched, or after the remote refused the update). A retry plans again from where it is now.
     return new GitExportError('remote_changed', `${opts.ref} moved while the export ran; nothing was pushed`, true);
   }
   const classified = classifyFetchError(error, { url: opts.url, ref: opts.ref, auth: opts.auth ? { username: '', password: opts.auth.password } : undefined });

@@ -61,7 +61,7 @@ const EXPORT_REF = 'refs/quire/export';
  * into the import cache of that remote (usually there already); the space's trees and
  * blobs are reused, never re-rendered, and only what the remote lacks is sent. Refused
  * (nothing sent) when `plan` says so; the push itself is refused by the remote's
- * answer, or by a check right before it if the branch moved meanwhile.
+ * answer, which also refuses it if the branch moved meanwhile (remote_changed).
  */
 export async function exportToGitRepository(opts: ExportToGitRepositoryOptions): Promise<ExportToGitRepositoryResult> {
   const gitdir = cacheRepositoryPath(opts.cacheDir, opts.url, opts.repoCacheId);
@@ -126,7 +126,8 @@ export async function exportToGitRepository(opts: ExportToGitRepositoryOptions):
       });
     } catch (error) {
       // A refusal because the branch moved meanwhile says so: planned again, it may pass.
-      const moved = (error as { code?: string }).code === 'GitPushError' && (await discover().catch(() => undefined))?.refs.get(opts.ref) !== remoteCommit;
+      const now = (error as { code?: string }).code === 'GitPushError' ? await discover().catch(() => undefined) : undefined;
+      const moved = now !== undefined && now.refs.get(opts.ref) !== remoteCommit;
       throw remoteFailure(moved ? Object.assign(new Error('moved'), { code: 'UserCanceledError' }) : error);
     }
     // The import's "have" for this branch: importing what was just pushed downloads nothing.
