@@ -3,6 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isCustomHostname } from '@quire/domain';
 import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
+import { goOnUnlessAnswered } from '@quire/platform/http/fastify-plumbing';
 import { LOGGER } from '@quire/platform/logging/logger';
 import type { Logger } from '@quire/platform/logging/logger';
 import { IdentityQueries } from '@quire/read-models/identity/identity.queries';
@@ -47,12 +48,7 @@ export class CustomHostSites implements OnModuleInit {
     fastify.addHook('onRequest', (req, reply, done) => {
       const host = this.customHost(req);
       if (host === undefined) return done();
-      this.serve(host, req, reply).then(
-        (served) => {
-          if (!served) done();
-        },
-        (err: Error) => done(err),
-      );
+      goOnUnlessAnswered(this.serve(host, req, reply), done);
     });
   }
 

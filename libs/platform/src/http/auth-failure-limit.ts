@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type Redis from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract, type RateLimiterRes } from 'rate-limiter-flexible';
-import { gitbookError } from './fastify-plumbing';
+import { gitbookError, goOnUnlessAnswered } from './fastify-plumbing';
 
 export interface AuthFailureLimitOptions {
   /** Failed authentications an address may have in a window before it is refused. */
@@ -86,12 +86,7 @@ export function limitFailedAuthentication(fastify: FastifyInstance, opts: AuthFa
     if (req.headers.authorization === undefined) return done();
     const last = counting.has(req.ip) ? undefined : known.get(req.ip);
     if (last && last.failures === 0 && last.blockedUntil === 0 && Date.now() - last.checkedAt < RECHECK_MS) return done();
-    check(req, reply).then(
-      (refused) => {
-        if (!refused) done();
-      },
-      (err: Error) => done(err),
-    );
+    goOnUnlessAnswered(check(req, reply), done);
   });
   fastify.addHook('onResponse', (req, reply, done) => {
     if (reply.statusCode !== 401 || req.headers.authorization === undefined) return done();

@@ -8,6 +8,20 @@ export function gitbookError(code: number, message: string): { error: { code: nu
 }
 
 /**
+ * A callback-style hook's asynchronous step (hooks on every request are callback-style so that
+ * their common path makes no promise): the request goes on unless the step answered it (true);
+ * a failure goes to Fastify's error handling.
+ */
+export function goOnUnlessAnswered(step: Promise<boolean>, done: (err?: Error) => void): void {
+  step.then(
+    (answered) => {
+      if (!answered) done();
+    },
+    (err: Error) => done(err),
+  );
+}
+
+/**
  * Fastify's JSON parser refuses an empty body ("Body cannot be empty"), but clients send
  * `Content-Type: application/json` with nothing on body-less POSTs (merge, update): that is no body.
  * Everything else goes to Fastify's own parser (prototype-poisoning checks included).
