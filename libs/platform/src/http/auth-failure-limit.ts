@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type Redis from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract, type RateLimiterRes } from 'rate-limiter-flexible';
-import { gitbookError, goOnUnlessAnswered } from './fastify-plumbing';
+import { goOnUnlessAnswered, sendGitbookError } from './fastify-plumbing';
 
 export interface AuthFailureLimitOptions {
   /** Failed authentications an address may have in a window before it is refused. */
@@ -61,11 +61,8 @@ export function limitFailedAuthentication(fastify: FastifyInstance, opts: AuthFa
     const waitMs = blockedUntil - Date.now();
     if (waitMs <= 0) return false;
     const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-    void reply
-      .code(429)
-      .header('retry-after', String(seconds))
-      .header('content-type', 'application/json; charset=utf-8')
-      .send(gitbookError(429, `Too many failed authentications from this address; retry in ${seconds} s`));
+    void reply.header('retry-after', String(seconds));
+    sendGitbookError(reply, 429, `Too many failed authentications from this address; retry in ${seconds} s`);
     return true;
   };
   const check = async (req: FastifyRequest, reply: FastifyReply): Promise<boolean> => {

@@ -3,8 +3,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RateLimitPluginOptions } from '@fastify/rate-limit';
 
 /** GitBook's error body, for the answers Fastify gives before a route (and Nest's filter) runs. */
-export function gitbookError(code: number, message: string): { error: { code: number; message: string } } {
+function gitbookError(code: number, message: string): { error: { code: number; message: string } } {
   return { error: { code, message } };
+}
+
+/** Answers `status` with GitBook's error body, from a hook or handler that runs before Nest's filter. */
+export function sendGitbookError(reply: FastifyReply, status: number, message: string): void {
+  void reply.code(status).header('content-type', 'application/json; charset=utf-8').send(gitbookError(status, message));
 }
 
 /**
@@ -67,17 +72,14 @@ function unstorableText(value: unknown): string | undefined {
  */
 export function refuseNulInUrl(req: FastifyRequest, reply: FastifyReply, done: () => void): void {
   if (!/%00/i.test(req.url)) return done();
-  void reply.code(400).header('content-type', 'application/json; charset=utf-8').send(gitbookError(400, 'The URL must not contain the NUL character (%00)'));
+  sendGitbookError(reply, 400, 'The URL must not contain the NUL character (%00)');
 }
 
 /** Fastify's `frameworkErrors`: a malformed URL (bad percent-encoding) is a 400 in GitBook's shape. */
 export function frameworkErrors(error: Error & { code?: string }, _req: FastifyRequest, reply: FastifyReply): void {
   const badUrl = error.code === 'FST_ERR_BAD_URL';
   const status = badUrl ? 400 : ((error as { statusCode?: number }).statusCode ?? 400);
-  void reply
-    .code(status)
-    .header('content-type', 'application/json; charset=utf-8')
-    .send(gitbookError(status, badUrl ? 'Malformed URL: it is not valid percent-encoding' : error.message));
+  sendGitbookError(reply, status, badUrl ? 'Malformed URL: it is not valid percent-encoding' : error.message);
 }
 
 /** Liveness, readiness and Prometheus scrapes are never limited. */
