@@ -91,11 +91,17 @@ export async function rebuildProjections(opts: {
     return advance(events);
   };
 
-  let next = store.readAll(position, batchSize);
+  // The next batch is read while this one is applied. A read still pending when applying fails
+  // is never awaited: its own failure then must not surface as an unhandled rejection.
+  const read = (from: Position) => {
+    const reading = store.readAll(from, batchSize);
+    reading.catch(() => undefined);
+    return reading;
+  };
+  let next = read(position);
   for (;;) {
     const events = await next;
-    // The next batch is read while this one is applied.
-    if (events.length === batchSize) next = store.readAll(events[events.length - 1].position, batchSize);
+    if (events.length === batchSize) next = read(events[events.length - 1].position);
     // Before the swap the rebuild tables are private: each projection takes the batch in its own
     // transaction, in parallel (PGlite, one connection, queues them).
     await Promise.all(projections.map((_, i) => asyncCommitTransaction(db, (tx) => applyTo(i, events, tx))));
