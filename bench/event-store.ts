@@ -1,5 +1,6 @@
 import { randomUUID } from 'crypto';
 import { loadavg } from 'os';
+import { join } from 'path';
 import { Db } from '@quire/platform/db/db';
 import { PgDb } from '@quire/platform/db/pg-db';
 import { PgliteDb } from '@quire/platform/db/pglite-db';
@@ -25,6 +26,13 @@ const ONLY = process.env.BENCH_ONLY;
 /** BENCH_DB=postgres or BENCH_DB=pglite runs one database's figures only. */
 const DB = process.env.BENCH_DB;
 
+/**
+ * QUIRE_BENCH_BASELINE_DIR=<checkout> (e.g. `git worktree add /tmp/base main`): that checkout's
+ * event store appends too, in a database of its own, interleaved with this one's and against
+ * the same plain INSERTs (PostgreSQL append figures).
+ */
+const BASELINE_DIR = process.env.QUIRE_BENCH_BASELINE_DIR;
+
 /** Runs `writers` loops of `step` for SECONDS; returns events per second. */
 async function writeRate(writers: number, step: (writer: number, i: number) => Promise<number>): Promise<number> {
   let n = 0;
@@ -32,7 +40,12 @@ async function writeRate(writers: number, step: (writer: number, i: number) => P
   const started = Date.now();
   await Promise.all(
     Array.from({ length: writers }, async (_, w) => {
-      for (let i = 0; Date.now() < until; i++) n += await step(w, i);
+      for (let i = 0; Date.now() < until; i++) {
+        // Not `n += await step()`: that reads n before the await, and concurrent writers'
+        // additions overwrite each other (16 writers in step counted one event per round).
+        const written = await step(w, i);
+        n += written;
+      }
     }),
   );
   return n / ((Date.now() - started) / 1000);
@@ -296,12 +309,23 @@ async function appendFigures(): Promise<void> {
 async function appendOnPostgres(): Promise<void> {
   const database = await createTestDatabase('quire_bench');
   const pg = new PgDb(database.url, { max: 20 });
+  const baselineDatabase = BASELINE_DIR ? await createTestDatabase('quire_bench_base') : undefined;
+  const baselinePg = baselineDatabase ? new PgDb(baselineDatabase.url, { max: 20 }) : undefined;
   try {
-    await appendOn('PostgreSQL', pg);
+    await appendOn('PostgreSQL', pg, baselinePg && (await baselineStore(baselinePg)));
   } finally {
     await pg.close();
     await database.drop();
+    await baselinePg?.close();
+    await baselineDatabase?.drop();
   }
+}
+
+/** The baseline checkout's event store (its own schema and append) over `db`. */
+async function baselineStore(db: Db): Promise<SqlEventStore> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { SqlEventStore: Baseline } = require(join(BASELINE_DIR!, 'libs/event-store/src/sql/sql-event-store')) as { SqlEventStore: typeof SqlEventStore };
+  return Baseline.create(db);
 }
 
 async function appendOnPglite(): Promise<void> {
@@ -313,16 +337,20 @@ async function appendOnPglite(): Promise<void> {
   }
 }
 
-/** Quire's appends and the plain INSERTs, in the same database, interleaved. */
-async function appendOn(label: string, db: Db): Promise<void> {
+/** Quire's appends and the plain INSERTs, in the same database, interleaved (and the baseline checkout's appends). */
+async function appendOn(label: string, db: Db, baseline?: SqlEventStore): Promise<void> {
   const store = await SqlEventStore.create(db);
   await db.exec(PLAIN_SCHEMA);
   const m = await interleaved({
     plainSingle: () => plainSingleInserts(db, 16),
     single: () => singleAppends(store, 16),
+    ...(baseline ? { baselineSingle: () => singleAppends(baseline, 16) } : {}),
     plainBatch: () => plainBatchInserts(db, 4, 100),
     batch: () => batchAppends(store, 4, 100),
+    ...(baseline ? { baselineBatch: () => batchAppends(baseline, 4, 100) } : {}),
   });
   compare(`${label}: append, 16 single-event writers`, m.single, 'plain INSERT of one JSON row', m.plainSingle, 0.8);
+  if (baseline) compare(`  ${BASELINE_DIR}'s append, 16 single-event writers`, m.baselineSingle, 'the same plain INSERT', m.plainSingle, 0.8);
   compare(`${label}: append, 100-event batches, 4 writers`, m.batch, 'plain multi-row INSERT of 100', m.plainBatch, 0.7);
+  if (baseline) compare(`  ${BASELINE_DIR}'s append, 100-event batches`, m.baselineBatch, 'the same multi-row INSERT', m.plainBatch, 0.7);
 }
