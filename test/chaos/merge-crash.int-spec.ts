@@ -153,9 +153,10 @@ describe('chaos: a worker killed in the middle of a merge', () => {
     expect(moved).toMatchObject({ status: 200, body: { result: 'merge' } });
     const crHead = (await http('GET', `/v1/spaces/${space.id}/change-requests/${crId}`, token)).body.revision;
 
-    // Hold the space stream's version row: the worker's merge append (one quire_append call,
-    // which first bumps that row) waits on it. Appends to other streams (the merge request on
-    // the change request's stream) go through.
+    // Hold the space stream's next version: an event appended there in a transaction left open.
+    // The worker's merge append (one statement, inserting that same stream version) waits on it
+    // until the transaction ends. Appends to other streams (the merge request on the change
+    // request's stream) go through.
     holder = new Client({ connectionString: database.url });
     await holder.connect();
     // Watches the database from outside the holder's transaction, whose view of pg_stat_activity
@@ -164,7 +165,15 @@ describe('chaos: a worker killed in the middle of a merge', () => {
     await observer.connect();
     const holderPid = (await holder.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
     await holder.query('BEGIN');
-    expect((await holder.query('SELECT version FROM quire_streams WHERE stream_id = $1 FOR UPDATE', [spaceStream(space.id)])).rowCount).toBe(1);
+    expect(
+      (
+        await holder.query(
+          `INSERT INTO quire_events (stream_id, stream_version, event_id, type, schema_version, data, metadata)
+           SELECT $1, max(stream_version) + 1, gen_random_uuid(), 'Held', 1, '{}', '{}' FROM quire_events WHERE stream_id = $1`,
+          [spaceStream(space.id)],
+        )
+      ).rowCount,
+    ).toBe(1);
 
     // The merge call waits for its job; it is not awaited here.
     const merging = http('POST', `/v1/spaces/${space.id}/change-requests/${crId}/merge`, token);
@@ -181,7 +190,7 @@ describe('chaos: a worker killed in the middle of a merge', () => {
       'the worker to block in its append of the merge revision',
       async () =>
         (
-          await observer!.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid)) AND query LIKE '%quire_append(%'`, [holderPid])
+          await observer!.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid)) AND query LIKE '%INSERT INTO quire_events%'`, [holderPid])
         ).rows[0]?.pid,
       30_000,
       20,
@@ -192,11 +201,11 @@ describe('chaos: a worker killed in the middle of a merge', () => {
     await first.kill();
 
     // The dead worker's statement (Parse/Bind/Execute/Sync, sent in one write before it died)
-    // is still queued in its backend: released, it runs to its end and commits, because the
-    // backend learns of the lost client only when it next reads from or writes to it. So the
-    // space holds the merge revision while the change request is not marked merged: the merge
-    // recorded, its completion cut off.
-    await holder.query('COMMIT');
+    // is still queued in its backend: released (the held event rolled back), it runs to its end
+    // and commits, because the backend learns of the lost client only when it next reads from or
+    // writes to it. So the space holds the merge revision while the change request is not marked
+    // merged: the merge recorded, its completion cut off.
+    await holder.query('ROLLBACK');
     await until("the dead worker's backend to end", async () => (await observer!.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [appendPid])).rowCount === 0, 10_000, 20);
     const cutOff = await api.runtime.store.readStream(spaceStream(space.id));
     expect(cutOff.slice(-2).map((e) => e.type)).toEqual(['RevisionCreated', 'SpaceRevisionChanged']);

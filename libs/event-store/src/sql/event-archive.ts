@@ -66,33 +66,25 @@ export async function countStoredEvents(db: Db): Promise<number> {
 
 /**
  * Writes archived events back, in the order given (their global order), keeping ids, stream
- * versions and recording times; stream versions are set from them. One transaction per batch,
- * each after the previous, so global positions follow the archive's order.
+ * versions and recording times (a stream's version is its last event's). One statement per
+ * batch, each after the previous, so global positions follow the archive's order.
  */
 export async function importEvents(db: Db, batch: readonly ArchivedEvent[]): Promise<void> {
   if (!batch.length) return;
-  await db.transaction(async (tx) => {
-    await tx.query(
-      `INSERT INTO quire_events (stream_id, stream_version, event_id, type, schema_version, data, metadata, recorded_at)
-       SELECT s, v, id, t, sv, d, m, at
-         FROM unnest($1::text[], $2::bigint[], $3::uuid[], $4::text[], $5::int[], $6::jsonb[], $7::jsonb[], $8::timestamptz[]) WITH ORDINALITY AS e(s, v, id, t, sv, d, m, at, n)
-        ORDER BY n`,
-      [
-        batch.map((e) => e.streamId),
-        batch.map((e) => e.streamVersion),
-        batch.map((e) => e.id),
-        batch.map((e) => e.type),
-        batch.map((e) => e.schemaVersion),
-        batch.map((e) => JSON.stringify(e.data ?? null)),
-        batch.map((e) => JSON.stringify(e.metadata ?? {})),
-        batch.map((e) => e.recordedAt),
-      ],
-    );
-    await tx.query(
-      `INSERT INTO quire_streams AS s (stream_id, version)
-       SELECT stream_id, max(stream_version) FROM unnest($1::text[], $2::bigint[]) AS e(stream_id, stream_version) GROUP BY stream_id
-       ON CONFLICT (stream_id) DO UPDATE SET version = greatest(s.version, excluded.version)`,
-      [batch.map((e) => e.streamId), batch.map((e) => e.streamVersion)],
-    );
-  });
+  await db.query(
+    `INSERT INTO quire_events (stream_id, stream_version, event_id, type, schema_version, data, metadata, recorded_at)
+     SELECT s, v, id, t, sv, d, m, at
+       FROM unnest($1::text[], $2::bigint[], $3::uuid[], $4::text[], $5::int[], $6::jsonb[], $7::jsonb[], $8::timestamptz[]) WITH ORDINALITY AS e(s, v, id, t, sv, d, m, at, n)
+      ORDER BY n`,
+    [
+      batch.map((e) => e.streamId),
+      batch.map((e) => e.streamVersion),
+      batch.map((e) => e.id),
+      batch.map((e) => e.type),
+      batch.map((e) => e.schemaVersion),
+      batch.map((e) => JSON.stringify(e.data ?? null)),
+      batch.map((e) => JSON.stringify(e.metadata ?? {})),
+      batch.map((e) => e.recordedAt),
+    ],
+  );
 }

@@ -1,14 +1,41 @@
 /**
- * Events and stream versions. `transaction_id` orders events by appending transaction so that
- * readers can stop at the oldest transaction still in flight (quire_read_horizon): a sequence
- * number alone is handed out before commit, and a reader following it would skip an event
- * whose transaction commits after a later one.
+ * One append: checks the expected version and inserts the events, in one statement (a prepared
+ * one on PostgreSQL, so it is planned once per connection). $1 stream, $2 expected version
+ * (NULL = any, 0 = the stream must not exist, n = the stream is at version n), $3 a JSON array
+ * of {id, type, schemaVersion, data, metadata} in stream order: the client serialises the batch
+ * once, the server parses it once and walks it in order.
+ *
+ * A stream's version is its last event's: the UNIQUE (stream_id, stream_version) index is the
+ * optimistic-concurrency check. A writer that read the same version as another one inserts the
+ * same stream_version and gets a unique violation (after waiting for the other's commit) instead
+ * of a duplicate; a stale expected version inserts nothing, and `version` says where the stream
+ * is. No per-stream row is updated and locked besides the events (a second write, WAL record and
+ * row lock per append, and the commits of one stream queued on that row).
+ * Positions are drawn in stream order (the ORDER BY runs before the column defaults).
+ * `tx` is NULL when nothing was inserted: the statement then took no transaction id.
+ */
+export const APPEND_SQL = `
+WITH head AS (
+  SELECT coalesce(max(stream_version), 0) AS version FROM quire_events WHERE stream_id = $1
+), appended AS (
+  INSERT INTO quire_events (stream_id, stream_version, event_id, type, schema_version, data, metadata)
+  SELECT $1, head.version + e.i, (e.event->>'id')::uuid, e.event->>'type', (e.event->>'schemaVersion')::int, e.event->'data', e.event->'metadata'
+    FROM head, jsonb_array_elements($3::jsonb) WITH ORDINALITY AS e(event, i)
+   WHERE $2::bigint IS NULL OR head.version = $2::bigint
+   ORDER BY e.i
+  RETURNING global_position
+)
+SELECT (SELECT version FROM head) AS version, count(*)::int AS appended,
+       max(global_position)::text AS last_position, pg_current_xact_id_if_assigned()::text AS tx
+  FROM appended`;
+
+/**
+ * Events. `transaction_id` orders events by appending transaction so that readers can stop at
+ * the oldest transaction still in flight (quire_read_horizon): a sequence number alone is handed
+ * out before commit, and a reader following it would skip an event whose transaction commits
+ * after a later one.
  */
 export const EVENT_STORE_SCHEMA = `
-CREATE TABLE IF NOT EXISTS quire_streams (
-  stream_id text PRIMARY KEY,
-  version bigint NOT NULL
-);
 CREATE TABLE IF NOT EXISTS quire_events (
   global_position bigserial PRIMARY KEY,
   transaction_id xid8 NOT NULL DEFAULT pg_current_xact_id(),
@@ -52,47 +79,52 @@ BEGIN
 END;
 $$;
 
--- One round trip per append: check the expected version, bump it, insert the events.
--- p_expected: NULL = any, 0 = the stream must not exist, n = the stream is at version n.
--- p_events: a JSON array of {id, type, schemaVersion, data, metadata}, in stream order. One
--- jsonb parameter: the client serialises the batch once, the server parses it once and walks
--- it in order (indexing jsonb[] parameters by position walked the arrays again for every row).
+-- Stream versions were kept in a table of their own (quire_streams), updated by every append
+-- beside its events. An installation that has it drops it (this script runs as one transaction,
+-- so the functions below are replaced with it); a view of the same name answers processes of the
+-- previous version that still read a stream's version from it during a rolling upgrade.
+DO $$
+BEGIN
+  IF EXISTS (SELECT 1 FROM pg_class WHERE oid = to_regclass('quire_streams') AND relkind = 'r') THEN
+    DROP TABLE quire_streams;
+  END IF;
+END;
+$$;
+CREATE OR REPLACE VIEW quire_streams AS
+  SELECT stream_id, max(stream_version) AS version FROM quire_events GROUP BY stream_id;
+
+-- The append of the previous versions, kept for their processes while an installation is upgraded
+-- one process at a time: the statement above, with their contract (a lost race on the stream's
+-- version is a conflict, not an error; with no expected version it is tried again).
 CREATE OR REPLACE FUNCTION quire_append(p_stream text, p_expected bigint, p_events jsonb)
 RETURNS TABLE (out_conflict boolean, out_version bigint, out_tx text, out_last_position bigint) LANGUAGE plpgsql AS $$
 DECLARE
-  n int := jsonb_array_length(p_events);
-  v_new bigint;
-  v_actual bigint;
-  v_last bigint;
+  r record;
+  v_constraint text;
 BEGIN
-  IF p_expected IS NULL OR p_expected = 0 THEN
-    INSERT INTO quire_streams AS s (stream_id, version) VALUES (p_stream, n)
-    ON CONFLICT (stream_id) DO UPDATE SET version = s.version + n WHERE p_expected IS NULL
-    RETURNING s.version INTO v_new;
-  ELSE
-    UPDATE quire_streams SET version = version + n WHERE stream_id = p_stream AND quire_streams.version = p_expected
-    RETURNING quire_streams.version INTO v_new;
-  END IF;
-  IF v_new IS NULL THEN
-    SELECT s.version INTO v_actual FROM quire_streams s WHERE s.stream_id = p_stream;
-    RETURN QUERY SELECT true, coalesce(v_actual, 0::bigint), NULL::text, NULL::bigint;
-    RETURN;
-  END IF;
-  -- Positions are drawn in stream order (the ORDER BY runs before the column defaults).
-  WITH inserted AS (
-    INSERT INTO quire_events (stream_id, stream_version, event_id, type, schema_version, data, metadata)
-    SELECT p_stream, v_new - n + e.i, (e.event->>'id')::uuid, e.event->>'type', (e.event->>'schemaVersion')::int, e.event->'data', e.event->'metadata'
-      FROM jsonb_array_elements(p_events) WITH ORDINALITY AS e(event, i) ORDER BY e.i
-    RETURNING global_position
-  )
-  SELECT max(global_position) INTO v_last FROM inserted;
-  RETURN QUERY SELECT false, v_new, pg_current_xact_id()::text, v_last;
+  LOOP
+    BEGIN
+      EXECUTE $append$${APPEND_SQL}$append$ INTO r USING p_stream, p_expected, p_events;
+      IF r.appended = 0 THEN
+        RETURN QUERY SELECT true, r.version::bigint, NULL::text, NULL::bigint;
+      ELSE
+        RETURN QUERY SELECT false, r.version::bigint + r.appended, r.tx, r.last_position::bigint;
+      END IF;
+      RETURN;
+    EXCEPTION WHEN unique_violation THEN
+      GET STACKED DIAGNOSTICS v_constraint = CONSTRAINT_NAME;
+      IF v_constraint NOT LIKE '%stream_version%' THEN
+        RAISE;
+      END IF;
+      IF p_expected IS NOT NULL THEN
+        RETURN QUERY SELECT true, coalesce(max(stream_version), 0::bigint), NULL::text, NULL::bigint FROM quire_events WHERE stream_id = p_stream;
+        RETURN;
+      END IF;
+    END;
+  END LOOP;
 END;
 $$;
 
--- The previous signature (seven arrays), kept for processes of the previous version while an
--- installation is upgraded one process at a time: their appends go through the function above,
--- with the same checks, instead of failing until they are replaced.
 CREATE OR REPLACE FUNCTION quire_append(
   p_stream text, p_expected bigint, p_ids uuid[], p_types text[], p_versions int[], p_data jsonb[], p_meta jsonb[]
 ) RETURNS TABLE (out_conflict boolean, out_version bigint, out_tx text, out_last_position bigint) LANGUAGE sql AS $$

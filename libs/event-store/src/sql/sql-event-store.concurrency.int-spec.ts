@@ -2,9 +2,13 @@ import { Client } from 'pg';
 import { randomUUID } from 'crypto';
 import { PgDb } from '@quire/platform/db/pg-db';
 import { createTestDatabase, TestDatabase } from '@quire/test-support/databases';
-import { RecordedEvent } from '../event-store.port';
+import { RecordedEvent, WrongExpectedVersionError } from '../event-store.port';
 import { START } from '../position';
 import { SqlEventStore } from './sql-event-store';
+import { APPEND_SQL } from './event-store.schema';
+
+/** One event as the append statement takes it ($3). */
+const oneEvent = (type = 'T') => JSON.stringify([{ id: randomUUID(), type, schemaVersion: 1, data: {}, metadata: {} }]);
 
 describe('PostgreSQL event store under concurrency', () => {
   let database: TestDatabase;
@@ -45,14 +49,67 @@ describe('PostgreSQL event store under concurrency', () => {
     ]);
   });
 
+  it('given another writer appending at the same expected version in a transaction still open, the append waits for it and is rejected once it commits', async () => {
+    const other = new Client({ connectionString: database.url });
+    await other.connect();
+    try {
+      await store.append('same-version', [{ type: 'First', data: {} }], 'no_stream');
+      await other.query('BEGIN');
+      expect((await other.query(APPEND_SQL, ['same-version', 1, oneEvent('Theirs')])).rows[0]).toMatchObject({ version: '1', appended: 1 });
+      const ours = store.append('same-version', [{ type: 'Ours', data: {} }], 1);
+      const settled = ours.then(() => 'appended', () => 'rejected');
+      await new Promise((r) => setTimeout(r, 200));
+      expect(await Promise.race([settled, 'waiting'])).toBe('waiting');
+      await other.query('COMMIT');
+      await expect(ours).rejects.toBeInstanceOf(WrongExpectedVersionError);
+      await expect(ours).rejects.toMatchObject({ actual: 2 });
+      expect((await store.readStream('same-version')).map((e) => [e.type, e.streamVersion])).toEqual([['First', 1], ['Theirs', 2]]);
+    } finally {
+      await other.end();
+    }
+  });
+
+  it('given another writer appending in a transaction still open, an append with no expected version follows it once it commits', async () => {
+    const other = new Client({ connectionString: database.url });
+    await other.connect();
+    try {
+      await store.append('any-version', [{ type: 'First', data: {} }], 'no_stream');
+      await other.query('BEGIN');
+      await other.query(APPEND_SQL, ['any-version', null, oneEvent('Theirs')]);
+      const ours = store.append('any-version', [{ type: 'Ours', data: {} }], 'any');
+      await new Promise((r) => setTimeout(r, 200));
+      await other.query('COMMIT');
+      expect((await ours).nextVersion).toBe(3);
+      expect((await store.readStream('any-version')).map((e) => [e.type, e.streamVersion])).toEqual([['First', 1], ['Theirs', 2], ['Ours', 3]]);
+    } finally {
+      await other.end();
+    }
+  });
+
+  it('16 writers racing on one stream with expected versions: each version is written once, every loser is told the version that won', async () => {
+    const rounds = 20;
+    const stream = `contended-${randomUUID()}`;
+    for (let version = 0; version < rounds; version++) {
+      const results = await Promise.allSettled(
+        Array.from({ length: 16 }, (_, w) => store.append(stream, [{ type: 'Raced', data: { w } }], version === 0 ? 'no_stream' : version)),
+      );
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      for (const r of results) {
+        if (r.status === 'fulfilled') continue;
+        expect(r.reason).toBeInstanceOf(WrongExpectedVersionError);
+        expect(r.reason.actual).toBe(version + 1);
+      }
+    }
+    expect((await store.readStream(stream)).map((e) => e.streamVersion)).toEqual(Array.from({ length: rounds }, (_, i) => i + 1));
+  });
+
   it('given a transaction that commits after a later one, a $all reader never passes it', async () => {
     const early = new Client({ connectionString: database.url });
     const late = new Client({ connectionString: database.url });
     await early.connect();
     await late.connect();
     const from = await store.headPosition();
-    const append = (c: Client, stream: string) =>
-      c.query(`SELECT * FROM quire_append($1, NULL, $2::jsonb)`, [stream, JSON.stringify([{ id: randomUUID(), type: 'T', schemaVersion: 1, data: {}, metadata: {} }])]);
+    const append = (c: Client, stream: string) => c.query(APPEND_SQL, [stream, null, oneEvent()]);
     try {
       await early.query('BEGIN');
       await append(early, 'race-early'); // takes the lower sequence number, commits last
@@ -120,10 +177,7 @@ describe('PostgreSQL event store under concurrency', () => {
       await other.query('CREATE TABLE held (n int)');
       const from = await store.headPosition();
       await mine.query('BEGIN');
-      await mine.query(`SELECT * FROM quire_append($1, NULL, $2::jsonb)`, [
-        'held-here',
-        JSON.stringify([{ id: randomUUID(), type: 'T', schemaVersion: 1, data: {}, metadata: {} }]),
-      ]);
+      await mine.query(APPEND_SQL, ['held-here', null, oneEvent()]);
       await store.append('after-held-here', [{ type: 'T', data: {} }], 'no_stream');
       expect((await store.readAll(from, 100)).filter((e) => /held-here$/.test(e.streamId))).toHaveLength(0);
       await mine.query('COMMIT');

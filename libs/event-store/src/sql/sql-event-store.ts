@@ -13,7 +13,7 @@ import {
 } from '../event-store.port';
 import { Position, START } from '../position';
 import { Upcasters } from '../upcasting';
-import { EVENT_STORE_SCHEMA } from './event-store.schema';
+import { APPEND_SQL, EVENT_STORE_SCHEMA } from './event-store.schema';
 
 interface EventRow {
   event_id: string;
@@ -63,26 +63,25 @@ export class SqlEventStore implements EventStore {
     if (events.length === 0) throw new Error('append needs at least one event');
     const ids = events.map((e) => e.id ?? newEventId());
     const expected = expectedVersion === 'any' ? null : expectedVersion === 'no_stream' ? 0 : expectedVersion;
-    let row: { conflict: boolean; version: number; tx: string | null; last_position: number | string | null };
-    try {
-      const r = await this.db.query<typeof row>(
-        `SELECT out_conflict AS conflict, out_version AS version, out_tx AS tx, out_last_position::text AS last_position FROM quire_append($1, $2, $3::jsonb)`,
-        [
-          streamId,
-          expected,
-          JSON.stringify(
-            events.map((e, i) => ({ id: ids[i], type: e.type, schemaVersion: e.schemaVersion ?? 1, data: e.data ?? null, metadata: e.metadata ?? {} })),
-          ),
-        ],
-      );
-      row = r.rows[0];
-    } catch (err: any) {
-      if (err?.code === '23505' && String(err?.constraint ?? err?.message).includes('event_id')) {
-        return this.existingAppend(streamId, ids, expectedVersion);
+    const batch = JSON.stringify(
+      events.map((e, i) => ({ id: ids[i], type: e.type, schemaVersion: e.schemaVersion ?? 1, data: e.data ?? null, metadata: e.metadata ?? {} })),
+    );
+    let row: { version: number; appended: number; last_position: string | null; tx: string | null };
+    for (;;) {
+      try {
+        row = (await this.db.query<typeof row>(APPEND_SQL, [streamId, expected, batch], { name: 'quire_append' })).rows[0];
+        break;
+      } catch (err: any) {
+        if (err?.code !== '23505') throw err;
+        const constraint = String(err?.constraint ?? err?.message);
+        if (constraint.includes('event_id')) return this.existingAppend(streamId, ids, expectedVersion);
+        if (!constraint.includes('stream_version')) throw err;
+        // Another writer appended to the stream since this one read its version. With no
+        // expected version that is no conflict: read the version again.
+        if (expected !== null) return this.existingAppend(streamId, ids, expectedVersion);
       }
-      throw err;
     }
-    if (row.conflict) {
+    if (row.appended === 0) {
       // A retry of an append that already landed is not a conflict.
       const dup = await this.findExisting(streamId, ids);
       if (dup) return dup;
@@ -90,7 +89,7 @@ export class SqlEventStore implements EventStore {
     }
     this.appended.emit('appended');
     this.notifyOtherProcesses();
-    return { nextVersion: Number(row.version), position: { commit: BigInt(row.tx!), prepare: BigInt(row.last_position!) } };
+    return { nextVersion: Number(row.version) + row.appended, position: { commit: BigInt(row.tx!), prepare: BigInt(row.last_position!) } };
   }
 
   private notifyPending = false;
@@ -139,8 +138,8 @@ export class SqlEventStore implements EventStore {
   }
 
   private async streamVersion(streamId: string): Promise<number> {
-    const r = await this.db.query<{ version: number }>(`SELECT version FROM quire_streams WHERE stream_id = $1`, [streamId]);
-    return r.rows[0] ? Number(r.rows[0].version) : 0;
+    const r = await this.db.query<{ version: number }>(`SELECT coalesce(max(stream_version), 0) AS version FROM quire_events WHERE stream_id = $1`, [streamId]);
+    return Number(r.rows[0].version);
   }
 
   async readStream(streamId: string, opts: { fromVersion?: number } = {}): Promise<RecordedEvent[]> {

@@ -3,8 +3,16 @@ export interface QueryResult<R> {
   rowCount: number;
 }
 
+export interface QueryOptions {
+  /**
+   * A statement run very often under this name is parsed and planned once per connection
+   * (a prepared statement on PostgreSQL; PGlite ignores it). One name, one SQL text.
+   */
+  name?: string;
+}
+
 export interface Queryable {
-  query<R = Record<string, any>>(sql: string, params?: unknown[]): Promise<QueryResult<R>>;
+  query<R = Record<string, any>>(sql: string, params?: unknown[], opts?: QueryOptions): Promise<QueryResult<R>>;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { Pool, PoolClient, types } from 'pg';
-import { Db, Queryable, QueryResult } from './db';
+import { Db, Queryable, QueryOptions, QueryResult } from './db';
 
 const INT8 = 20;
 const NUMERIC = 1700;
@@ -24,8 +24,8 @@ export class PgDb implements Db {
     this.pool.on('error', () => undefined);
   }
 
-  async query<R>(sql: string, params?: unknown[]): Promise<QueryResult<R>> {
-    const r = await this.pool.query(sql, params as any[]);
+  async query<R>(sql: string, params?: unknown[], opts?: QueryOptions): Promise<QueryResult<R>> {
+    const r = await this.pool.query(opts?.name ? { name: opts.name, text: sql, values: params as any[] } : { text: sql, values: params as any[] });
     return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
   }
 
