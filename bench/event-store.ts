@@ -1,6 +1,6 @@
 import { randomUUID } from 'crypto';
 import { loadavg } from 'os';
-import { join } from 'path';
+import { dirname, join, resolve as resolvePath } from 'path';
 import { Db } from '@quire/platform/db/db';
 import { PgDb } from '@quire/platform/db/pg-db';
 import { PgliteDb } from '@quire/platform/db/pglite-db';
@@ -321,10 +321,26 @@ async function appendOnPostgres(): Promise<void> {
   }
 }
 
-/** The baseline checkout's event store (its own schema and append) over `db`. */
+/**
+ * The baseline checkout's event store (its own schema, append and event ids) over `db`. The
+ * TypeScript loader rewrites its `@quire/...` imports into paths to this checkout's libs: those
+ * are sent back into the baseline checkout.
+ */
 async function baselineStore(db: Db): Promise<SqlEventStore> {
+  const root = resolvePath(BASELINE_DIR!);
+  const here = resolvePath(__dirname, '..');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { SqlEventStore: Baseline } = require(join(BASELINE_DIR!, 'libs/event-store/src/sql/sql-event-store')) as { SqlEventStore: typeof SqlEventStore };
+  const Module = require('module') as { _resolveFilename: (request: string, parent: { filename?: string } | undefined, ...rest: unknown[]) => string };
+  const resolve = Module._resolveFilename;
+  Module._resolveFilename = function (request, parent, ...rest) {
+    if (parent?.filename?.startsWith(root + '/') && request.startsWith('.')) {
+      const target = resolvePath(dirname(parent.filename), request);
+      if (target.startsWith(here + '/')) request = root + target.slice(here.length);
+    }
+    return resolve.call(this, request, parent, ...rest);
+  };
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { SqlEventStore: Baseline } = require(join(root, 'libs/event-store/src/sql/sql-event-store')) as { SqlEventStore: typeof SqlEventStore };
   return Baseline.create(db);
 }
 
