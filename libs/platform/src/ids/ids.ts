@@ -1,4 +1,4 @@
-import { randomBytes } from 'crypto';
+import { randomBytes, randomUUID } from 'crypto';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -18,12 +18,17 @@ export function newId(length = 20): string {
  * sort close together, so the event store's unique index on event ids takes each new one near its
  * right edge instead of on a random leaf page (in 100-event appends, a fifth of the database's
  * CPU per event went there with random ids, and more pages written after each checkpoint).
+ * The random bits and the variant are randomUUID's (drawn from its entropy cache: a randomBytes
+ * call per id took ~40 times as long); the time and the version replace its first 52 bits.
  */
 export function newEventId(): string {
-  const bytes = randomBytes(16);
-  bytes.writeUIntBE(Date.now(), 0, 6);
-  bytes[6] = 0x70 | (bytes[6] & 0x0f);
-  bytes[8] = 0x80 | (bytes[8] & 0x3f);
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  const now = Date.now();
+  if (now !== eventIdMs) {
+    const hex = now.toString(16).padStart(12, '0');
+    eventIdMs = now;
+    eventIdPrefix = `${hex.slice(0, 8)}-${hex.slice(8)}-7`;
+  }
+  return eventIdPrefix + randomUUID().slice(15);
 }
+let eventIdMs = -1;
+let eventIdPrefix = '';
