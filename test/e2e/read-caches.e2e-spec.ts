@@ -1,3 +1,6 @@
+import { setTimeout as sleep } from 'timers/promises';
+import { LIVE_MS } from '@quire/projections/read-cache';
+import type { Db } from '@quire/platform/db/db';
 import { startApi, StartedApi } from '../../apps/api/src/bootstrap';
 import { startTestQuire, TestQuire } from '../support/quire-app';
 
@@ -105,9 +108,55 @@ describe('read caches: a revoked role is refused at once (e2e)', () => {
     });
   }
 
+  it('another API process stalled past LIVE_MS (its pool starved) answers no cached role once a revoke has answered', async () => {
+    const member = await q.createUser('Stalled reader');
+    await setOrgRole(member.id, 'read');
+    const spaceId = await newSpace('Stalled follower');
+    const read = () => get(replica.url, `/v1/spaces/${spaceId}`, member.token);
+    for (let i = 0; i < 3; i++) expect(await read()).toBe(200);
+    // Every connection of the replica's pool taken, as by a burst of slow queries: its heartbeats
+    // and evictions wait, and so does anything it reads from the database, not what it has cached.
+    const giveBack = await starve(replica.runtime.db);
+    let after: Promise<number> | undefined;
+    try {
+      await sleep(LIVE_MS + 1_500);
+      // The replica is silent: the revoke answers without it (or times out), never waits for good.
+      const revoked = setOrgRole(member.id, null);
+      expect(await Promise.race([revoked.then(() => 'answered'), sleep(4 * LIVE_MS).then(() => 'neither')])).toBe('answered');
+      after = read();
+      const early = await Promise.race([after, sleep(1_000).then(() => 'waiting for its database')]);
+      if (early !== 'waiting for its database') expect(early).toBe(404);
+    } finally {
+      giveBack();
+    }
+    expect(await after).toBe(404);
+    // Fenced while stalled, it joined again with empty caches: they answer, and are evicted, as before.
+    await setOrgRole(member.id, 'read');
+    for (let i = 0; i < 3; i++) expect(await read()).toBe(200);
+    await setOrgRole(member.id, null);
+    expect(await read()).toBe(404);
+  }, 90_000);
+
   it('a new token works at once on another API process, and an unknown one stays refused', async () => {
     const user = await q.createUser('Token holder');
     expect(await get(replica.url, '/v1/user', user.token)).toBe(200);
     expect(await get(replica.url, '/v1/user', `${user.token}x`)).toBe(401);
   });
 });
+
+/** Takes every free connection of a process's pool; the function returned gives them back. */
+async function starve(db: Db): Promise<() => void> {
+  const held: Array<{ release(): void }> = [];
+  for (;;) {
+    const next = db.acquireConnection();
+    const got = await Promise.race([next, sleep(1_000).then(() => undefined)]);
+    if (got) {
+      held.push(got);
+      continue;
+    }
+    return () => {
+      for (const c of held) c.release();
+      void next.then((c) => c.release());
+    };
+  }
+}

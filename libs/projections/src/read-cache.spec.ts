@@ -3,7 +3,7 @@ import { START } from '@quire/event-store/position';
 import { ALL_TAGS, idsNamedBy, ReadCache, ReadCacheFollower } from './read-cache';
 
 /** The follower's side is covered end to end (test/e2e/read-caches.e2e-spec.ts); here, the cache's own rules. */
-const follower = { register: () => undefined } as unknown as ReadCacheFollower;
+const follower = { register: () => undefined, serving: () => true } as unknown as ReadCacheFollower;
 const cache = (max = 100) => new ReadCache<{ v: number }>({ name: 'test', max, readModels: [] }, follower);
 
 describe('ReadCache', () => {
@@ -29,6 +29,20 @@ describe('ReadCache', () => {
     release();
     expect(await slow).toEqual({ v: 1 });
     expect(await c.get('k', async () => ({ value: { v: 2 }, tags: ['x'] }))).toEqual({ v: 2 });
+  });
+
+  it('answers nothing from memory, and keeps nothing, while its follower is outside its lease (it may have been fenced)', async () => {
+    let serving = true;
+    const c = new ReadCache<{ v: number }>({ name: 'test', max: 10, readModels: [] }, { register: () => undefined, serving: () => serving } as unknown as ReadCacheFollower);
+    let loads = 0;
+    const load = async () => ({ value: { v: ++loads }, tags: ['x'] });
+    expect(await c.get('k', load)).toEqual({ v: 1 });
+    serving = false;
+    expect(await c.get('k', load)).toEqual({ v: 2 });
+    expect(await c.get('other', load)).toEqual({ v: 3 });
+    serving = true;
+    expect(await c.get('other', load)).toEqual({ v: 4 });
+    expect(await c.get('other', load)).toEqual({ v: 4 });
   });
 
   it('keeps no miss: undefined is answered and loaded again next time', async () => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'crypto';
+import { performance } from 'perf_hooks';
 import { LRUCache } from 'lru-cache';
 import { Db } from '@quire/platform/db/db';
 import type { Logger } from '@quire/platform/logging/logger';
@@ -18,10 +19,19 @@ import { Projector, ProjectionTimeoutError } from './projector';
  * eviction happened is returned but not kept (it may have read the read model before the event).
  *
  * Read-your-writes across processes: every follower records in `quire_read_cache_followers` how
- * far it has evicted; `CommandExecutor` waits, after the read models, until every live follower
- * (heard from in the last LIVE_MS) has evicted through the command's position. So once a command
- * answers, no process serves a cached value older than its events, exactly as no process reads
- * a read model older than them.
+ * far it has evicted; `CommandExecutor` waits, after the read models, until every follower in that
+ * table has evicted through the command's position. So once a command answers, no process serves
+ * a cached value older than its events, exactly as no process reads a read model older than them.
+ *
+ * A process that dies without closing must not hold every command for good, so a follower whose
+ * heartbeat is older than LIVE_MS is removed from the table (fenced) by the others, and only that
+ * removal stops commands waiting for it: never a waiter's own impression that it has not heard
+ * from a follower lately (under load, a waiter's event loop or pool can be late, not the follower).
+ * A follower that is alive but was slow (a stalled event loop, a starved pool) may be fenced while
+ * behind, and then commands answer without it; so it answers from its caches only under a lease,
+ * LEASE_MS from the sending of its last heartbeat that landed (shorter than LIVE_MS: it stops
+ * before anyone may fence it), and when a heartbeat finds it fenced it joins again, then empties
+ * its caches, before answering from them again.
  */
 
 /** Evicts every entry of a cache, whatever its tags. */
@@ -70,7 +80,7 @@ export class ReadCache<V extends {}> {
 
   constructor(
     readonly options: ReadCacheOptions,
-    follower: ReadCacheFollower,
+    private readonly follower: ReadCacheFollower,
   ) {
     this.entries = new LRUCache<string, Entry<V>>({
       max: options.max,
@@ -85,14 +95,17 @@ export class ReadCache<V extends {}> {
 
   /**
    * The cached value of `key`, or what `load` answers (kept with its tags when no eviction
-   * happened meanwhile). `undefined` from `load` is answered and not kept.
+   * happened meanwhile). `undefined` from `load` is answered and not kept. Outside the follower's
+   * lease (it may have been fenced: commands may have answered without waiting for it) every
+   * call loads, and keeps nothing.
    */
   async get(key: string, load: () => Promise<{ value: V; tags: readonly string[] } | undefined>): Promise<V | undefined> {
-    const hit = this.entries.get(key);
+    const serving = this.follower.serving();
+    const hit = serving ? this.entries.get(key) : undefined;
     if (hit) return hit.value;
     const generation = this.generation;
     const loaded = await load();
-    if (loaded && generation === this.generation) {
+    if (loaded && serving && generation === this.generation && this.follower.serving()) {
       this.entries.set(key, loaded);
       for (const tag of loaded.tags) {
         let keys = this.byTag.get(tag);
@@ -136,10 +149,17 @@ CREATE TABLE IF NOT EXISTS quire_read_cache_followers (
 `;
 const CHANNEL = 'quire_read_cache';
 /**
- * A follower not heard from for this long is gone (its process, and its cache, with it): a process
- * killed without closing holds other processes' commands at most this long.
+ * A follower whose heartbeat is older than this is fenced (removed from the table): a process
+ * killed without closing holds other processes' commands about this long.
  */
-const LIVE_MS = 5_000;
+export const LIVE_MS = 5_000;
+/**
+ * How long after sending a heartbeat that landed a follower answers from its caches. A fence needs
+ * the follower's last heartbeat (written at or after its sending) to be LIVE_MS old by the
+ * database's clock; the lease runs out a second before that by the follower's (only the rates of
+ * the two clocks matter, not their settings).
+ */
+const LEASE_MS = LIVE_MS - 1_000;
 const HEARTBEAT_MS = 1_000;
 
 interface Waiter {
@@ -154,8 +174,12 @@ interface Waiter {
 export class ReadCacheFollower {
   readonly id = randomUUID();
   private readonly caches: ReadCache<any>[] = [];
-  /** What this process knows of every follower's position (its own included). */
-  private readonly known = new Map<string, { position: Position; heardAt: number }>();
+  /**
+   * What this process knows of every follower's position (its own included), with when it last
+   * heard of it (a count of `heard`); one leaves only when a read of the table no longer holds it.
+   */
+  private readonly known = new Map<string, { position: Position; heard: number }>();
+  private heardCount = 0;
   private waiters: Waiter[] = [];
   private subscription?: Subscription;
   private stopListening?: () => Promise<void>;
@@ -163,6 +187,11 @@ export class ReadCacheFollower {
   private started?: Promise<void>;
   private stopped = false;
   private position: Position = START;
+  /** performance.now() until which this follower's caches may answer (see LEASE_MS). */
+  private leaseUntil = 0;
+  /** Set while joining the table: nothing is answered from the caches until they are emptied. */
+  private joining?: Promise<void>;
+  private joined = false;
 
   constructor(
     private readonly db: Db,
@@ -183,15 +212,26 @@ export class ReadCacheFollower {
     this.timer.unref();
   }
 
+  /** True while this follower's caches may answer: within its lease, and not joining again after a fence. */
+  serving(): boolean {
+    return !this.joining && performance.now() < this.leaseUntil;
+  }
+
   /** Caches register at construction; the first one starts following. */
   register(cache: ReadCache<any>): void {
     this.caches.push(cache);
     this.started ??= this.follow().catch((err) => this.logger?.error({ err }, 'read caches: following events failed to start'));
   }
 
-  /** Resolves once every live follower has evicted through `position` (read-your-writes for caches). */
-  waitFor(position: Position, timeoutMs: number): Promise<void> {
-    if (this.reached(position)) return Promise.resolve();
+  /**
+   * Resolves once every follower in the table has evicted through `position` (read-your-writes for
+   * caches). Called once the read models have applied the events: the table is read from then on,
+   * so a follower that joined before is waited for, and one that joins after empties its caches
+   * after the read models hold the events (what it holds from then on cannot predate them).
+   */
+  async waitFor(position: Position, timeoutMs: number): Promise<void> {
+    await this.refresh();
+    if (this.reached(position)) return;
     return new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((w) => w !== waiter);
@@ -205,8 +245,6 @@ export class ReadCacheFollower {
         },
       };
       this.waiters.push(waiter);
-      // A notification missed on a reconnect must not hold the command for the whole timeout.
-      void this.refresh().catch(() => undefined);
     });
   }
 
@@ -231,7 +269,7 @@ export class ReadCacheFollower {
       if (!from || comparePositions(p, from) < 0) from = p;
     }
     this.position = from ?? START;
-    await this.announce();
+    await this.join();
     this.subscription = this.store.subscribe(this.position, {
       batchSize: 1000,
       onEvents: (events) => this.evict(events),
@@ -263,50 +301,88 @@ export class ReadCacheFollower {
     await this.announce();
   }
 
-  /** Records this follower's position and wakes the processes waiting for it. */
+  /**
+   * Records this follower's position and wakes the processes waiting for it; a heartbeat that lands
+   * renews the lease from its sending. One that finds the row gone (fenced) joins again.
+   */
   private async announce(): Promise<void> {
+    const sentAt = performance.now();
     const position = formatPosition(this.position);
     this.heard(this.id, this.position);
-    await this.db.query(
-      `WITH up AS (
-         INSERT INTO quire_read_cache_followers (follower, position, seen_at) VALUES ($1, $2, now())
-         ON CONFLICT (follower) DO UPDATE SET position = EXCLUDED.position, seen_at = now())
-       SELECT pg_notify('${CHANNEL}', $1 || ':' || $2)`,
+    const r = await this.db.query(
+      `WITH up AS (UPDATE quire_read_cache_followers SET position = $2, seen_at = now() WHERE follower = $1 RETURNING follower)
+       SELECT pg_notify('${CHANNEL}', follower || ':' || $2) FROM up`,
       [this.id, position],
     );
+    if (r.rows.length > 0) {
+      if (!this.joining) this.leaseUntil = Math.max(this.leaseUntil, sentAt + LEASE_MS);
+      return;
+    }
+    this.logger?.warn({ follower: this.id }, 'read caches: this process was silent too long and was fenced; its caches are emptied');
+    await this.join();
+  }
+
+  /**
+   * Into the table first (commands wait for this follower from then on), then every cache emptied:
+   * what they hold may predate commands that answered while it was fenced. Only then do they answer.
+   */
+  private join(): Promise<void> {
+    this.joining ??= (async () => {
+      try {
+        const sentAt = performance.now();
+        const position = formatPosition(this.position);
+        this.heard(this.id, this.position);
+        await this.db.query(
+          `WITH up AS (
+             INSERT INTO quire_read_cache_followers (follower, position, seen_at) VALUES ($1, $2, now())
+             ON CONFLICT (follower) DO UPDATE SET position = EXCLUDED.position, seen_at = now())
+           SELECT pg_notify('${CHANNEL}', $1 || ':' || $2)`,
+          [this.id, position],
+        );
+        for (const cache of this.caches) cache.evict(ALL_TAGS);
+        this.leaseUntil = sentAt + LEASE_MS;
+        this.joined = true;
+      } finally {
+        this.joining = undefined;
+      }
+    })();
+    return this.joining;
   }
 
   private async tick(): Promise<void> {
     if (this.stopped) return;
-    if (this.caches.length) {
-      await this.announce();
-      await this.db.query(`DELETE FROM quire_read_cache_followers WHERE seen_at < now() - interval '1 minute'`);
-    }
+    if (this.caches.length && this.joined) await this.announce();
     await this.refresh();
   }
 
+  /**
+   * Fences the followers silent for LIVE_MS (not this one: its caches stop answering on their own
+   * when its heartbeats do not land), then reads where every remaining one is.
+   */
   private async refresh(): Promise<void> {
+    // Heard of after the statement began: joined after its snapshot, so not absent for good.
+    const before = this.heardCount;
+    // One statement: the main query sees the table as before the DELETE, hence the filter.
     const r = await this.db.query<{ follower: string; position: string }>(
-      `SELECT follower, position FROM quire_read_cache_followers WHERE seen_at > now() - make_interval(secs => $1)`,
-      [LIVE_MS / 1000],
+      `WITH fenced AS (DELETE FROM quire_read_cache_followers WHERE seen_at < now() - make_interval(secs => $1) AND follower <> $2 RETURNING follower)
+       SELECT follower, position FROM quire_read_cache_followers WHERE follower NOT IN (SELECT follower FROM fenced)`,
+      [LIVE_MS / 1000, this.id],
     );
-    const live = new Set(r.rows.map((row) => row.follower));
-    for (const id of this.known.keys()) if (!live.has(id) && id !== this.id) this.known.delete(id);
+    const present = new Set(r.rows.map((row) => row.follower));
+    for (const [id, f] of this.known) if (!present.has(id) && id !== this.id && f.heard <= before) this.known.delete(id);
     for (const row of r.rows) this.heard(row.follower, parsePosition(row.position));
+    this.settle();
   }
 
   private heard(id: string, position: Position): void {
     const known = this.known.get(id);
-    if (!known || comparePositions(position, known.position) > 0) this.known.set(id, { position, heardAt: Date.now() });
-    else known.heardAt = Date.now();
+    const heard = ++this.heardCount;
+    this.known.set(id, { position: known && comparePositions(known.position, position) > 0 ? known.position : position, heard });
     this.settle();
   }
 
   private behind(position: Position): string[] {
-    const now = Date.now();
-    return [...this.known]
-      .filter(([id, f]) => (id === this.id || now - f.heardAt < LIVE_MS) && comparePositions(f.position, position) < 0)
-      .map(([id]) => id);
+    return [...this.known].filter(([, f]) => comparePositions(f.position, position) < 0).map(([id]) => id);
   }
 
   private reached(position: Position): boolean {
