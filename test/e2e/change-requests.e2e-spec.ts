@@ -1,4 +1,5 @@
 import { execFileSync } from 'child_process';
+import { setTimeout as sleep } from 'timers/promises';
 import { join } from 'path';
 import { GitBookAPI } from '@gitbook/api';
 import { startTestQuire, TestQuire } from '../support/quire-app';
@@ -20,6 +21,40 @@ describe('change requests (e2e, official client)', () => {
   });
   afterEach(() => {
     expect(q.violations).toEqual([]);
+  });
+
+  it('a merge asked again once it is recorded answers only when the read models show it', async () => {
+    const { data: space } = await owner.api.orgs.createSpace(orgId, { title: 'Asked twice' } as any);
+    const { data: cr } = await owner.api.spaces.createChangeRequest(space.id, { subject: 'twice' });
+    await owner.api.spaces.updateChangeRequestContent(space.id, cr.id, { changes: [{ operation: 'insert_page', title: 'Twice', document: { markdown: '# Twice\n' } }] });
+    const liveTitles = async () => ((await owner.api.spaces.getCurrentRevision(space.id)).data.pages as any[]).map((p) => p.title);
+    // A transaction in flight holds every reader of $all before it (quire_read_horizon): the read
+    // models stay where they are, as on a host too busy to apply the merge for a while.
+    const db = q.started.runtime.db;
+    const blocker = await db.acquireConnection();
+    let first: Promise<any> | undefined;
+    let again: Promise<any> | undefined;
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query('SELECT pg_current_xact_id()');
+      first = owner.api.spaces.mergeChangeRequest(space.id, cr.id);
+      first.catch(() => undefined);
+      for (;;) {
+        const r = await db.query(`SELECT 1 FROM quire_events WHERE stream_id = $1 AND type = 'ChangeRequestMerged'`, [`change-request-${cr.id}`]);
+        if (r.rows.length) break;
+        await sleep(50);
+      }
+      // The merge is recorded; its job waits for the read models. Asked again, it must not answer before them.
+      again = owner.api.spaces.mergeChangeRequest(space.id, cr.id);
+      again.catch(() => undefined);
+      if ((await Promise.race([again.then(() => 'answered'), sleep(1_500).then(() => 'waiting')])) === 'answered') expect(await liveTitles()).toContain('Twice');
+    } finally {
+      await blocker.query('ROLLBACK').catch(() => undefined);
+      blocker.release();
+    }
+    expect((await again).data.result).toBe('merge');
+    expect(await liveTitles()).toContain('Twice');
+    expect((await first).data.result).toBe('merge');
   });
 
   /** A space whose live content has a few pages, written through a merged change request. */

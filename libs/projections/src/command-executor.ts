@@ -37,6 +37,11 @@ export interface Executed<State, Event, Prepared = undefined> {
   state: State;
   events: Event[];
   position?: Position;
+  /**
+   * The position of the stream's last event, appended by this call or found there: what a caller
+   * that decided nothing waits for before it answers from read models (its request was done earlier).
+   */
+  head?: Position;
   /** What `prepare` made for the decision that was taken. */
   prepared?: Prepared;
 }
@@ -77,14 +82,14 @@ export class CommandExecutor {
         const prepared = (opts.prepare ? await opts.prepare(loaded) : undefined) as Prepared;
         let state = loaded.state;
         const events = opts.decide(state, { now: this.clock(), actorId: opts.metadata?.actor }, prepared);
-        if (events.length === 0) return { state, events, prepared };
+        if (events.length === 0) return { state, events, prepared, head: loaded.events[loaded.events.length - 1]?.position };
         const result = await this.store.append(
           opts.stream,
           events.map((e) => ({ type: e.type, schemaVersion: EVENT_SCHEMA_VERSIONS[e.type] ?? 1, data: e.data, metadata: opts.metadata })),
           loaded.version,
         );
         for (const e of events) state = opts.aggregate.evolve(state, e);
-        return { state, events, position: result.position, prepared };
+        return { state, events, position: result.position, head: result.position, prepared };
       } catch (err) {
         const lostRace = err instanceof WrongExpectedVersionError || (opts.isStale?.(err) ?? false);
         if (!lostRace || attempt >= retries) throw err;

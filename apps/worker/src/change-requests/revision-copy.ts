@@ -45,6 +45,3 @@ export function treeOf(revision: string, spaceId: string, ...sources: Array<Map<
   }
   throw new Error(`No recorded tree for revision ${revision} of space ${spaceId}`);
 }
-
-/** The read models a merge or an update waits for before it answers. */
-export const READ_MODEL_EVENTS = ['RevisionCreated', 'SpaceRevisionChanged', 'ChangeRequestMerged', 'ChangeRequestMergeFailed', 'ChangeRequestUpdated'];

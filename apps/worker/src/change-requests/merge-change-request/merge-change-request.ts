@@ -18,14 +18,15 @@ import {
   spaceStream,
 } from '@quire/domain';
 import { WrongExpectedVersionError } from '@quire/event-store/event-store.port';
+import type { Position } from '@quire/event-store/position';
 import { commitAuthor, commitEditedRevision, loadEditableRevision, mergeRevisions } from '@quire/content/edit';
 import { ContentStore } from '@quire/content/store';
-import { ChangeRequestJob, ChangeRequestJobResult } from '@quire/jobs/change-request.job';
+import { CHANGE_REQUEST_JOB_EVENTS, ChangeRequestJob, ChangeRequestJobResult } from '@quire/jobs/change-request.job';
 import { CommandExecutor, LoadedStream } from '@quire/projections/command-executor';
 import { newId } from '@quire/platform/ids/ids';
 import { LOGGER } from '@quire/platform/logging/logger';
 import type { Logger } from '@quire/platform/logging/logger';
-import { copyRevision, READ_MODEL_EVENTS, treeOf } from '../revision-copy';
+import { copyRevision, treeOf } from '../revision-copy';
 import { pagesWithConflictMarkers } from './conflict-markers';
 
 /** Rounds of "someone else wrote first, compute again" before the job gives up (and BullMQ retries it). */
@@ -33,7 +34,8 @@ const MAX_ROUNDS = 20;
 
 /** What the merge found on the streams it read, and the revision it wrote if it may merge. */
 type PreparedMerge =
-  | { kind: 'answered'; result: ChangeRequestJobResult }
+  /** `after`: the change request's stream head, when the answer is a merge recorded earlier. */
+  | { kind: 'answered'; result: ChangeRequestJobResult; after?: Position }
   | { kind: 'refused'; refusal: MergeRefusal; spaceRevision: string }
   | { kind: 'conflicts'; paths: string[]; spaceRevision: string }
   /** A merge recorded on the space whose completion was cut off (crash, lost job). */
@@ -78,6 +80,8 @@ export class MergeChangeRequest {
     const prepared = merged.prepared!;
     switch (prepared.kind) {
       case 'answered':
+        // Merged by an earlier attempt whose wait for the read models failed: answer once they show it.
+        if (prepared.after) await this.executor.waitFor(prepared.after, CHANGE_REQUEST_JOB_EVENTS);
         return prepared.result;
       case 'refused': {
         const { reason, message, conflicts, code } = prepared.refusal;
@@ -105,7 +109,7 @@ export class MergeChangeRequest {
   private async prepare(job: ChangeRequestJob, space: LoadedStream<SpaceForChangeRequests>): Promise<PreparedMerge> {
     const cr = await this.executor.load(changeRequestStream(job.changeRequestId), changeRequestAggregate);
     if (!cr.state.exists || cr.state.spaceId !== job.spaceId) return answered({ ok: false, code: 'not_found', message: 'Change request not found' });
-    if (cr.state.status === 'merged') return answered({ ok: true, revision: cr.state.revisionMerged!, result: 'merge' });
+    if (cr.state.status === 'merged') return answered({ ok: true, revision: cr.state.revisionMerged!, result: 'merge' }, cr.events[cr.events.length - 1].position);
     const live = space.state.space;
     if (!live.exists || live.deletedAt) return answered({ ok: false, code: 'not_found', message: 'Space not found' });
     const spaceHead = live.revision!;
@@ -177,10 +181,10 @@ export class MergeChangeRequest {
       decide: (state, ctx) => decideChangeRequest(command, state, ctx),
       metadata: { actor: job.actorId },
     });
-    if (position) await this.executor.waitFor(position, READ_MODEL_EVENTS);
+    if (position) await this.executor.waitFor(position, CHANGE_REQUEST_JOB_EVENTS);
   }
 }
 
-function answered(result: ChangeRequestJobResult): PreparedMerge {
-  return { kind: 'answered', result };
+function answered(result: ChangeRequestJobResult, after?: Position): PreparedMerge {
+  return { kind: 'answered', result, after };
 }

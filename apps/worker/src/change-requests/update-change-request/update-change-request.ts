@@ -15,10 +15,10 @@ import {
 } from '@quire/domain';
 import { commitAuthor, commitEditedRevision, loadEditableRevision, mergeRevisions } from '@quire/content/edit';
 import { ContentStore } from '@quire/content/store';
-import { ChangeRequestJob, ChangeRequestJobResult } from '@quire/jobs/change-request.job';
+import { CHANGE_REQUEST_JOB_EVENTS, ChangeRequestJob, ChangeRequestJobResult } from '@quire/jobs/change-request.job';
 import { CommandExecutor, LoadedStream } from '@quire/projections/command-executor';
 import { newId } from '@quire/platform/ids/ids';
-import { copyRevision, READ_MODEL_EVENTS, treeOf } from '../revision-copy';
+import { copyRevision, treeOf } from '../revision-copy';
 
 /** Rounds of "someone else wrote first, compute again" before the job gives up (and BullMQ retries it). */
 const MAX_ROUNDS = 20;
@@ -58,7 +58,7 @@ export class UpdateChangeRequest {
     }
     const prepared = updated.prepared!;
     if (prepared.kind === 'answered') return prepared.result;
-    if (updated.position) await this.executor.waitFor(updated.position, READ_MODEL_EVENTS);
+    if (updated.position) await this.executor.waitFor(updated.position, CHANGE_REQUEST_JOB_EVENTS);
     const { revision, onHead, conflicts } = prepared.command;
     return { ok: true, revision: revision?.data.revision ?? onHead, result: conflicts.length > 0 ? 'conflicts' : 'update', ...(conflicts.length ? { conflicts } : {}) };
   }
