@@ -122,9 +122,9 @@ describe('read caches: a revoked role is refused at once (e2e)', () => {
       await sleep(LIVE_MS + 1_500);
       // The replica is silent: the revoke answers without it (or times out), never waits for good.
       const revoked = setOrgRole(member.id, null);
-      expect(await Promise.race([revoked.then(() => 'answered'), sleep(4 * LIVE_MS).then(() => 'neither')])).toBe('answered');
+      expect(await Promise.race([revoked.then(() => 'answered'), sleep(4 * LIVE_MS, 'neither', { ref: false })])).toBe('answered');
       after = read();
-      const early = await Promise.race([after, sleep(1_000).then(() => 'waiting for its database')]);
+      const early = await Promise.race([after, sleep(1_000, 'waiting for its database', { ref: false })]);
       if (early !== 'waiting for its database') expect(early).toBe(404);
     } finally {
       giveBack();
@@ -149,7 +149,7 @@ async function starve(db: Db): Promise<() => void> {
   const held: Array<{ release(): void }> = [];
   for (;;) {
     const next = db.acquireConnection();
-    const got = await Promise.race([next, sleep(1_000).then(() => undefined)]);
+    const got = await Promise.race([next, sleep(1_000, undefined, { ref: false })]);
     if (got) {
       held.push(got);
       continue;
