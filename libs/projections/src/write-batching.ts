@@ -1,4 +1,5 @@
 import { Queryable, QueryResult } from '@quire/platform/db/db';
+import { FoldedUpdate, foldableUpdate } from './update-folding';
 
 /** A transaction that can also run a multi-statement script (simple query protocol). */
 export interface ScriptQueryable extends Queryable {
@@ -28,12 +29,15 @@ const RETURNING = /\bRETURNING\b/i;
  * of them reading other rows) is a row write. Row writes are held and grouped into rounds: the
  * n-th write to a row goes into round n, so within a round no two writes touch the same row and
  * their order does not matter; the writes of a round that share a statement text become one
- * statement over a VALUES list of their parameters (typed as PostgreSQL types the parameters of
- * the statement). Rounds run in order, so each row sees its writes in the order they were issued.
+ * statement over their parameters, unnested from one array per parameter (typed as PostgreSQL
+ * types the parameters of the statement). Rounds run in order, so each row sees its writes in the order they were issued.
  *
  * A row write may also read single rows by key (`(SELECT expr FROM t WHERE id = $n)`, a lookup):
  * it then goes into a round after the last held write to each row it reads, and later writes to
  * those rows go into rounds after it, so the lookup sees each row as the writes before it left it.
+ *
+ * Successive updates of one row with nothing reading the row in between fold into one when their
+ * assignments compose (update-folding.ts): the row then takes one new version instead of several.
  *
  * Every other write is a barrier: the held rounds run first, then the write, alone. A read runs
  * what is held before it, and so does the end of the batch. What is ready goes to the database as
@@ -48,6 +52,10 @@ export class WriteBatchingQueryable implements Queryable {
   private script: string[] = [];
   /** Row writes not yet rendered: per round, per statement text, the parameter lists. */
   private rounds: Map<string, unknown[][]>[] = [];
+  /** Folded updates not yet rendered, per round. */
+  private folds: FoldedUpdate[][] = [];
+  /** The folded update each row took last, and its round (a later foldable update of the row joins it). */
+  private readonly lastFold = new Map<string, { fold: FoldedUpdate; round: number }>();
   private heldRows = 0;
   /** The next round of each row (table, key value). */
   private readonly rowRound = new Map<string, number>();
@@ -82,16 +90,24 @@ export class WriteBatchingQueryable implements Queryable {
       if (keyed.some((k) => (this.keyColumns.get(k.table) ?? k.column) !== k.column)) this.seal();
       for (const k of keyed) this.keyColumns.set(k.table, k.column);
       const key = `${row.table}\0${paramText(params[row.param])}`;
+      const foldable = row.lookups.length === 0 ? foldableUpdate(sql, types) : undefined;
+      // Nothing wrote or read the row since its last folded update: that round is still its last.
+      const last = foldable && this.lastFold.get(key);
+      if (last && this.rowRound.get(key) === last.round + 1 && last.fold.fold(foldable, params, types)) return { rows: [], rowCount: 0 };
       // After the last write to the row itself and to every row it looks up (a NULL key looks up nothing).
       const read = row.lookups.filter((l) => params[l.param] != null).map((l) => `${l.table}\0${paramText(params[l.param])}`);
       const round = Math.max(this.rowRound.get(key) ?? 0, ...read.map((k) => this.rowRound.get(k) ?? 0));
       this.rowRound.set(key, round + 1);
       // Later writes to a row looked up here must not run before this read.
       for (const k of read) this.rowRound.set(k, Math.max(this.rowRound.get(k) ?? 0, round + 1));
-      const groups = (this.rounds[round] ??= new Map());
-      const group = groups.get(sql);
-      if (group) group.push(params);
-      else groups.set(sql, [params]);
+      if (foldable) {
+        const fold = FoldedUpdate.start(foldable, params, types);
+        (this.folds[round] ??= []).push(fold);
+        this.lastFold.set(key, { fold, round });
+      } else {
+        this.lastFold.delete(key);
+        this.hold(round, sql, params);
+      }
       if (++this.heldRows >= this.maxHeldRows) await this.flush();
     } else {
       this.seal();
@@ -113,14 +129,31 @@ export class WriteBatchingQueryable implements Queryable {
     if (this.script.length >= this.maxStatements) await this.flush();
   }
 
-  /** Renders the held rounds, in order, into the script (their types are known: they were asked for on the way in). */
+  private hold(round: number, sql: string, params: unknown[]): void {
+    const groups = (this.rounds[round] ??= new Map());
+    const group = groups.get(sql);
+    if (group) group.push(params);
+    else groups.set(sql, [params]);
+  }
+
+  /** Renders the held rounds, in order, into the script (their types are known: they were asked for on the way in, or folded). */
   private seal(): void {
+    for (const [round, folds] of this.folds.entries()) {
+      for (const fold of folds ?? []) {
+        const { sql, params, types } = fold.render();
+        this.knownTypes.set(sql, types);
+        this.hold(round, sql, params);
+      }
+    }
     for (const groups of this.rounds) {
+      if (!groups) continue;
       for (const [sql, rows] of groups) {
         this.script.push(rows.length === 1 ? inlineParams(sql, rows[0]) : setBased(sql, rows, this.knownTypes.get(sql)!));
       }
     }
     this.rounds = [];
+    this.folds = [];
+    this.lastFold.clear();
     this.heldRows = 0;
     this.rowRound.clear();
     this.keyColumns.clear();
@@ -307,15 +340,18 @@ function insertValues(sql: string): { start: number; end: number; exprs: string[
 
 const BATCH = 'quire_batch';
 
-/** One statement applying a row write to every parameter list (each touching a different row). */
+/**
+ * One statement applying a row write to every parameter list (each touching a different row). The
+ * parameters travel as one array literal per parameter, unnested in the statement's FROM: one
+ * string constant each, where a VALUES list is parsed, analysed and planned as one expression per
+ * parameter and row (about a quarter of PostgreSQL's time in a rebuild). An array-typed parameter
+ * cannot be unnested as an element (unnest flattens every dimension): its statement keeps VALUES.
+ */
 function setBased(sql: string, rows: unknown[][], types: string[]): string {
   const columns = types.map((_, i) => `p${i + 1}`);
-  const values =
-    'VALUES ' +
-    rows
-      .map((params, r) => '(' + params.map((p, i) => (r === 0 ? `CAST(${literal(p)} AS ${types[i]})` : literal(p))).join(', ') + ')')
-      .join(',\n');
-  const source = `(${values}) AS ${BATCH}(${columns.join(', ')})`;
+  const source = types.some((t) => t.endsWith(']'))
+    ? `(${valuesList(rows, types)}) AS ${BATCH}(${columns.join(', ')})`
+    : `unnest(${types.map((type, i) => `${quote(arrayText(rows.map((params) => params[i])))}::${type}[]`).join(', ')}) AS ${BATCH}(${columns.join(', ')})`;
   const body = sql.replace(/\$(\d+)/g, (_, n: string) => `${BATCH}.p${n}`);
   if (/^\s*(UPDATE|DELETE)\b/i.test(body)) {
     // Before the statement's own condition, not a lookup's.
@@ -324,6 +360,13 @@ function setBased(sql: string, rows: unknown[][], types: string[]): string {
   }
   const row = insertValues(body)!;
   return `${body.slice(0, row.start)}SELECT ${row.exprs.join(', ')} FROM ${source}${body.slice(row.end)}`;
+}
+
+function valuesList(rows: unknown[][], types: string[]): string {
+  return (
+    'VALUES ' +
+    rows.map((params, r) => '(' + params.map((p, i) => (r === 0 ? `CAST(${literal(p)} AS ${types[i]})` : literal(p))).join(', ') + ')').join(',\n')
+  );
 }
 
 /** Where the WHERE outside every parenthesis and string constant begins (the statement's own condition). */

@@ -1,0 +1,192 @@
+/**
+ * Folding successive updates of one row into one update, for rebuilds (write-batching.ts). A
+ * rebuilt row often takes many small updates in one batch (a space's change-request counters move
+ * three times per change request, its revision and `updated_at` once more): each is a new row
+ * version with its index entries. Updates whose assignments are all of four simple shapes compose
+ * exactly, so the row can take them as one:
+ *
+ * - `col = $n` or `col = <constant>`: the value replaces whatever came before;
+ * - `col = col + $n` (an integer): deltas add up, and a delta after a value moves the value;
+ * - `col = greatest(col, $n)` (a timestamp): the later instant wins, NULLs ignored as GREATEST does.
+ *
+ * An update of any other shape, or a composition these rules do not cover (a delta after a
+ * constant, a delta after `greatest`), is not folded: it runs as its own write after the folded one.
+ */
+
+type Assignment =
+  | { kind: 'value'; value: unknown; type: string }
+  | { kind: 'constant'; sql: string }
+  | { kind: 'add'; delta: unknown; type: string }
+  | { kind: 'greatest'; value: unknown; type: string };
+
+type Shape = { kind: 'value'; param: number } | { kind: 'constant'; sql: string } | { kind: 'add'; param: number } | { kind: 'greatest'; param: number };
+
+/** An UPDATE of one row by key whose assignments all have a foldable shape. */
+export interface FoldableUpdate {
+  table: string;
+  keyColumn: string;
+  keyParam: number;
+  assignments: [column: string, shape: Shape][];
+}
+
+const FOLDABLE = /^\s*UPDATE\s+([\w.]+)\s+SET\s+([\s\S]+?)\s+WHERE\s+(\w+)\s*=\s*\$(\d+)\s*$/i;
+const CONSTANT = /^(NULL|TRUE|FALSE|-?\d+|'(?:[^']|'')*')$/i;
+const INTEGER_TYPES = new Set(['integer', 'bigint', 'smallint']);
+const TIMESTAMP = 'timestamp with time zone';
+/** Instants JavaScript compares exactly: ISO 8601 with a zone and at most milliseconds. */
+const ISO_INSTANT = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d{1,3})?)?(Z|[+-]\d\d:\d\d)$/;
+
+const parsed = new Map<string, FoldableUpdate | null>();
+
+/** The statement's foldable shape, when it has one (parameters typed as `types`, PostgreSQL's). */
+export function foldableUpdate(sql: string, types: string[]): FoldableUpdate | undefined {
+  let update = parsed.get(sql);
+  if (update === undefined) {
+    update = parse(sql) ?? null;
+    parsed.set(sql, update);
+  }
+  if (!update) return undefined;
+  for (const [, shape] of update.assignments) {
+    if (shape.kind === 'add' && !INTEGER_TYPES.has(types[shape.param])) return undefined;
+    if (shape.kind === 'greatest' && types[shape.param] !== TIMESTAMP) return undefined;
+  }
+  return update;
+}
+
+function parse(sql: string): FoldableUpdate | undefined {
+  const m = FOLDABLE.exec(sql);
+  if (!m) return undefined;
+  const assignments: [string, Shape][] = [];
+  for (const part of splitTopLevel(m[2])) {
+    const a = /^(\w+)\s*=\s*([\s\S]+)$/.exec(part.trim());
+    if (!a) return undefined;
+    const [, column, expr] = a;
+    let p: RegExpExecArray | null;
+    if ((p = /^\$(\d+)$/.exec(expr))) assignments.push([column, { kind: 'value', param: Number(p[1]) - 1 }]);
+    else if (CONSTANT.test(expr) && !expr.includes('$')) assignments.push([column, { kind: 'constant', sql: expr }]);
+    else if ((p = new RegExp(`^${column}\\s*\\+\\s*\\$(\\d+)$`).exec(expr))) assignments.push([column, { kind: 'add', param: Number(p[1]) - 1 }]);
+    else if ((p = new RegExp(`^greatest\\(\\s*${column}\\s*,\\s*\\$(\\d+)\\s*\\)$`, 'i').exec(expr))) assignments.push([column, { kind: 'greatest', param: Number(p[1]) - 1 }]);
+    else return undefined;
+  }
+  if (new Set(assignments.map(([c]) => c)).size !== assignments.length) return undefined;
+  return { table: m[1], keyColumn: m[3], keyParam: Number(m[4]) - 1, assignments };
+}
+
+/** Splits at commas outside parentheses and string constants. */
+function splitTopLevel(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let quoted = false;
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "'") quoted = !quoted;
+    else if (quoted) continue;
+    else if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (c === ',' && depth === 0) {
+      parts.push(text.slice(from, i));
+      from = i + 1;
+    }
+  }
+  parts.push(text.slice(from));
+  return parts;
+}
+
+/** The updates of one row folded so far. */
+export class FoldedUpdate {
+  private readonly assignments = new Map<string, Assignment>();
+
+  constructor(
+    private readonly table: string,
+    private readonly keyColumn: string,
+    private readonly key: unknown,
+    private readonly keyType: string,
+  ) {}
+
+  static start(update: FoldableUpdate, params: unknown[], types: string[]): FoldedUpdate {
+    const folded = new FoldedUpdate(update.table, update.keyColumn, params[update.keyParam], types[update.keyParam]);
+    folded.fold(update, params, types);
+    return folded;
+  }
+
+  /** Takes the next update of the same row (same table and key column); false, changing nothing, when it does not compose. */
+  fold(update: FoldableUpdate, params: unknown[], types: string[]): boolean {
+    if (update.table !== this.table || update.keyColumn !== this.keyColumn) return false;
+    const next = new Map<string, Assignment>();
+    for (const [column, shape] of update.assignments) {
+      const incoming: Assignment =
+        shape.kind === 'constant'
+          ? shape
+          : shape.kind === 'value'
+            ? { kind: 'value', value: params[shape.param], type: types[shape.param] }
+            : { kind: shape.kind, ...(shape.kind === 'add' ? { delta: params[shape.param] } : { value: params[shape.param] }), type: types[shape.param] } as Assignment;
+      const composed = compose(this.assignments.get(column), incoming);
+      if (!composed) return false;
+      next.set(column, composed);
+    }
+    for (const [column, a] of next) this.assignments.set(column, a);
+    return true;
+  }
+
+  /** One UPDATE doing what the folded ones did, its parameters and their types. */
+  render(): { sql: string; params: unknown[]; types: string[] } {
+    const params: unknown[] = [this.key];
+    const types = [this.keyType];
+    const param = (value: unknown, type: string) => {
+      params.push(value);
+      types.push(type);
+      return `$${params.length}`;
+    };
+    const sets = [...this.assignments].map(([column, a]) => {
+      switch (a.kind) {
+        case 'constant':
+          return `${column} = ${a.sql}`;
+        case 'value':
+          return `${column} = ${param(a.value, a.type)}`;
+        case 'add':
+          return `${column} = ${column} + ${param(a.delta, a.type)}`;
+        case 'greatest':
+          return `${column} = greatest(${column}, ${param(a.value, a.type)})`;
+      }
+    });
+    return { sql: `UPDATE ${this.table} SET ${sets.join(', ')} WHERE ${this.keyColumn} = $1`, params, types };
+  }
+}
+
+function compose(before: Assignment | undefined, after: Assignment): Assignment | undefined {
+  if (!before || after.kind === 'value' || after.kind === 'constant') return after;
+  if (after.kind === 'add') {
+    if (before.kind === 'add') return sum(before.delta, after.delta) !== undefined ? { ...before, delta: sum(before.delta, after.delta) } : undefined;
+    // A NULL value stays NULL, as NULL + delta is.
+    if (before.kind === 'value' && INTEGER_TYPES.has(before.type)) {
+      if (before.value == null) return after.delta == null ? undefined : before;
+      const moved = sum(before.value, after.delta);
+      return moved !== undefined ? { ...before, value: moved } : undefined;
+    }
+    return undefined;
+  }
+  // greatest
+  if (before.kind === 'greatest' || (before.kind === 'value' && before.type === TIMESTAMP)) {
+    if (after.value == null) return before;
+    if (before.value == null) return { ...before, value: after.value };
+    const a = instant(before.value);
+    const b = instant(after.value);
+    if (a === undefined || b === undefined) return undefined;
+    return b > a ? { ...before, value: after.value } : before;
+  }
+  return undefined;
+}
+
+function sum(a: unknown, b: unknown): number | undefined {
+  if (typeof a !== 'number' || typeof b !== 'number' || !Number.isSafeInteger(a) || !Number.isSafeInteger(b)) return undefined;
+  const s = a + b;
+  return Number.isSafeInteger(s) ? s : undefined;
+}
+
+function instant(value: unknown): number | undefined {
+  if (value instanceof Date) return Number.isFinite(value.getTime()) ? value.getTime() : undefined;
+  if (typeof value !== 'string' || !ISO_INSTANT.test(value)) return undefined;
+  const ms = Date.parse(value);
+  return Number.isFinite(ms) ? ms : undefined;
+}
