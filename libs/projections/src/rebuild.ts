@@ -56,8 +56,18 @@ export async function rebuildProjections(opts: {
   const batchSize = opts.batchSize ?? 5000;
   const started = Date.now();
   await registry.init();
-  const total = await countEvents(db);
   await analyzeEvents(db);
+  // The first batch and the count are read while the rebuild tables are created.
+  const counting = countEvents(db);
+  let position: Position = START;
+  // The next batch is read while this one is applied. A read still pending when applying fails
+  // is never awaited: its own failure then must not surface as an unhandled rejection.
+  const read = (from: Position) => {
+    const reading = store.readAll(from, batchSize);
+    reading.catch(() => undefined);
+    return reading;
+  };
+  let next = read(position);
   const tables = projections.flatMap((p) => p.tables.map(rebuildTables));
   const deferred = await asyncCommitTransaction(db, async (tx) => {
     await scriptRunner(tx)(
@@ -68,7 +78,7 @@ export async function rebuildProjections(opts: {
     return deferIndexes(tx, tables);
   });
 
-  let position: Position = START;
+  const total = await counting;
   let applied = 0;
   const handles = projections.map((p) => new Set(p.handles));
   const facts = new StatementFacts();
@@ -91,14 +101,6 @@ export async function rebuildProjections(opts: {
     return advance(events);
   };
 
-  // The next batch is read while this one is applied. A read still pending when applying fails
-  // is never awaited: its own failure then must not surface as an unhandled rejection.
-  const read = (from: Position) => {
-    const reading = store.readAll(from, batchSize);
-    reading.catch(() => undefined);
-    return reading;
-  };
-  let next = read(position);
   for (;;) {
     const events = await next;
     if (events.length === batchSize) next = read(events[events.length - 1].position);

@@ -113,19 +113,13 @@ export class FoldedUpdate {
   /** Takes the next update of the same row (same table and key column); false, changing nothing, when it does not compose. */
   fold(update: FoldableUpdate, params: unknown[], types: string[]): boolean {
     if (update.table !== this.table || update.keyColumn !== this.keyColumn) return false;
-    const next = new Map<string, Assignment>();
+    const composed: Assignment[] = [];
     for (const [column, shape] of update.assignments) {
-      const incoming: Assignment =
-        shape.kind === 'constant'
-          ? shape
-          : shape.kind === 'value'
-            ? { kind: 'value', value: params[shape.param], type: types[shape.param] }
-            : { kind: shape.kind, ...(shape.kind === 'add' ? { delta: params[shape.param] } : { value: params[shape.param] }), type: types[shape.param] } as Assignment;
-      const composed = compose(this.assignments.get(column), incoming);
-      if (!composed) return false;
-      next.set(column, composed);
+      const a = compose(this.assignments.get(column), incoming(shape, params, types));
+      if (!a) return false;
+      composed.push(a);
     }
-    for (const [column, a] of next) this.assignments.set(column, a);
+    update.assignments.forEach(([column], i) => this.assignments.set(column, composed[i]));
     return true;
   }
 
@@ -154,10 +148,26 @@ export class FoldedUpdate {
   }
 }
 
+function incoming(shape: Shape, params: unknown[], types: string[]): Assignment {
+  switch (shape.kind) {
+    case 'constant':
+      return shape;
+    case 'value':
+      return { kind: 'value', value: params[shape.param], type: types[shape.param] };
+    case 'add':
+      return { kind: 'add', delta: params[shape.param], type: types[shape.param] };
+    case 'greatest':
+      return { kind: 'greatest', value: params[shape.param], type: types[shape.param] };
+  }
+}
+
 function compose(before: Assignment | undefined, after: Assignment): Assignment | undefined {
   if (!before || after.kind === 'value' || after.kind === 'constant') return after;
   if (after.kind === 'add') {
-    if (before.kind === 'add') return sum(before.delta, after.delta) !== undefined ? { ...before, delta: sum(before.delta, after.delta) } : undefined;
+    if (before.kind === 'add') {
+      const delta = sum(before.delta, after.delta);
+      return delta !== undefined ? { ...before, delta } : undefined;
+    }
     // A NULL value stays NULL, as NULL + delta is.
     if (before.kind === 'value' && INTEGER_TYPES.has(before.type)) {
       if (before.value == null) return after.delta == null ? undefined : before;

@@ -406,20 +406,24 @@ function paramText(value: unknown): string {
 }
 
 function arrayText(values: unknown[]): string {
-  return (
-    '{' +
-    values
-      .map((v) => {
-        if (v === null || v === undefined) return 'NULL';
-        if (Array.isArray(v)) return arrayText(v);
-        return '"' + paramText(v).replace(/\\/g, '\\\\').replace(/"/g, '\\"') + '"';
-      })
-      .join(',') +
-    '}'
-  );
+  let text = '{';
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (i > 0) text += ',';
+    if (v === null || v === undefined) text += 'NULL';
+    else if (Array.isArray(v)) text += arrayText(v);
+    else {
+      const element = paramText(v);
+      text += '"' + (ARRAY_SPECIAL.test(element) ? element.replace(ARRAY_SPECIALS, '\\$&') : element) + '"';
+    }
+  }
+  return text + '}';
 }
+
+const ARRAY_SPECIAL = /["\\]/;
+const ARRAY_SPECIALS = /["\\]/g;
 
 function quote(text: string): string {
   if (text.includes('\0')) throw new Error('A parameter holds a NUL character');
-  return "'" + text.replace(/'/g, "''") + "'";
+  return "'" + (text.includes("'") ? text.replace(/'/g, "''") : text) + "'";
 }
