@@ -76,7 +76,8 @@ export class WriteBatchingQueryable implements Queryable {
       await this.flush();
       return this.tx.query<R>(sql, params);
     }
-    const types = row !== 'write' && params.length > 0 ? await this.parameterTypes(sql) : undefined;
+    // Known after a statement text's first write: no await (a microtask per write) on the way.
+    const types = row !== 'write' && params.length > 0 ? (this.knownTypes.has(sql) ? this.knownTypes.get(sql) : await this.parameterTypes(sql)) : undefined;
     if (
       row !== 'write' &&
       types &&
@@ -84,7 +85,7 @@ export class WriteBatchingQueryable implements Queryable {
       types[row.param] === 'text' &&
       params[row.param] != null &&
       row.lookups.every((l) => types[l.param] === 'text') &&
-      !(await this.crossesRows(row, sql))
+      !(this.facts.crossesRows.get(sql) ?? (await this.crossesRows(row, sql)))
     ) {
       const keyed = [row, ...row.lookups];
       if (keyed.some((k) => (this.keyColumns.get(k.table) ?? k.column) !== k.column)) this.seal();
