@@ -1,0 +1,65 @@
+import { FoldedUpdate, foldableUpdate } from './update-folding';
+
+const TS = 'timestamp with time zone';
+
+describe('foldableUpdate', () => {
+  it('takes updates by key whose assignments are values, constants, integer deltas or greatest', () => {
+    expect(foldableUpdate(`UPDATE s.t SET a = $2, b = b + $3, c = greatest(c, $4), d = 'it''s', e = NULL WHERE id = $1`, ['text', 'text', 'integer', TS])).toEqual({
+      table: 's.t',
+      keyColumn: 'id',
+      keyParam: 0,
+      assignments: [
+        ['a', { kind: 'value', param: 1 }],
+        ['b', { kind: 'add', param: 2 }],
+        ['c', { kind: 'greatest', param: 3 }],
+        ['d', { kind: 'constant', sql: "'it''s'" }],
+        ['e', { kind: 'constant', sql: 'NULL' }],
+      ],
+    });
+  });
+
+  it('leaves alone every other shape', () => {
+    const types = ['text', 'integer', 'integer'];
+    expect(foldableUpdate(`UPDATE t SET a = coalesce($2, a) WHERE id = $1`, types)).toBeUndefined();
+    expect(foldableUpdate(`UPDATE t SET a = b + $2 WHERE id = $1`, types)).toBeUndefined();
+    expect(foldableUpdate(`UPDATE t SET a = a + $2 WHERE id = $1 AND b = $3`, types)).toBeUndefined();
+    expect(foldableUpdate(`UPDATE t SET a = (SELECT b FROM u WHERE k = $2) WHERE id = $1`, types)).toBeUndefined();
+    expect(foldableUpdate(`UPDATE t x SET a = $2 WHERE x.id = $1`, types)).toBeUndefined();
+    expect(foldableUpdate(`DELETE FROM t WHERE id = $1`, types)).toBeUndefined();
+    // Deltas only of integers, greatest only of timestamps.
+    expect(foldableUpdate(`UPDATE t SET a = a + $2 WHERE id = $1`, ['text', 'numeric'])).toBeUndefined();
+    expect(foldableUpdate(`UPDATE t SET a = greatest(a, $2) WHERE id = $1`, ['text', 'text'])).toBeUndefined();
+  });
+});
+
+describe('FoldedUpdate', () => {
+  const update = (sql: string, types: string[]) => foldableUpdate(sql, types)!;
+  const counters = update(`UPDATE t SET n = n + $2 WHERE id = $1`, ['text', 'integer']);
+  const setN = update(`UPDATE t SET n = $2, at = $3 WHERE id = $1`, ['text', 'integer', TS]);
+  const later = update(`UPDATE t SET at = greatest(at, $2) WHERE id = $1`, ['text', TS]);
+  const constant = update(`UPDATE t SET n = 0 WHERE id = $1`, ['text']);
+
+  it('adds deltas, moves values by them, keeps the later instant and the last value', () => {
+    const folded = FoldedUpdate.start(counters, ['a', 2], ['text', 'integer']);
+    expect(folded.fold(counters, ['a', -5], ['text', 'integer'])).toBe(true);
+    expect(folded.render()).toEqual({ sql: `UPDATE t SET n = n + $2 WHERE id = $1`, params: ['a', -3], types: ['text', 'integer'] });
+    expect(folded.fold(setN, ['a', 10, '2026-01-01T10:00:00+02:00'], ['text', 'integer', TS])).toBe(true);
+    expect(folded.fold(counters, ['a', 1], ['text', 'integer'])).toBe(true);
+    // 09:00Z is later than 10:00+02:00 (08:00Z); NULL changes nothing, as in GREATEST.
+    expect(folded.fold(later, ['a', '2026-01-01T09:00:00Z'], ['text', TS])).toBe(true);
+    expect(folded.fold(later, ['a', null], ['text', TS])).toBe(true);
+    expect(folded.fold(later, ['a', new Date('2026-01-01T08:30:00Z')], ['text', TS])).toBe(true);
+    expect(folded.render()).toEqual({ sql: `UPDATE t SET n = $2, at = $3 WHERE id = $1`, params: ['a', 11, '2026-01-01T09:00:00Z'], types: ['text', 'integer', TS] });
+  });
+
+  it('refuses, changing nothing, what it cannot compose exactly', () => {
+    const folded = FoldedUpdate.start(constant, ['a'], ['text']);
+    expect(folded.fold(counters, ['a', 1], ['text', 'integer'])).toBe(false);
+    const timed = FoldedUpdate.start(later, ['a', '2026-01-01T09:00:00Z'], ['text', TS]);
+    // Microseconds: JavaScript cannot compare them exactly.
+    expect(timed.fold(later, ['a', '2026-01-01T09:00:00.000001Z'], ['text', TS])).toBe(false);
+    const counted = FoldedUpdate.start(counters, ['a', Number.MAX_SAFE_INTEGER], ['text', 'integer']);
+    expect(counted.fold(counters, ['a', 1], ['text', 'integer'])).toBe(false);
+    expect(counted.render().params).toEqual(['a', Number.MAX_SAFE_INTEGER]);
+  });
+});
