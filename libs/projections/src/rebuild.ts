@@ -117,11 +117,11 @@ export async function rebuildProjections(opts: {
   await db.transaction(async (tx) => {
     for (const p of projections) await registry.lock(p.name, tx);
     while ((await applyBatch(tx, batchSize)) === batchSize);
+    // One round trip for every table's swap: the live runners wait on their checkpoint rows meanwhile.
+    await scriptRunner(tx)(
+      projections.flatMap((p) => p.tables.map((t) => `DROP TABLE IF EXISTS ${t} CASCADE;\nALTER TABLE ${rebuildTables(t)} SET SCHEMA public;`)).join('\n'),
+    );
     for (const p of projections) {
-      for (const t of p.tables) {
-        await tx.query(`DROP TABLE IF EXISTS ${t} CASCADE`);
-        await tx.query(`ALTER TABLE ${rebuildTables(t)} SET SCHEMA public`);
-      }
       await registry.upsert(p.name, p.version, position, tx);
       await tx.query(`SELECT pg_notify('quire_checkpoints', $1)`, [`${p.name}:${position.commit}/${position.prepare}`]);
     }
