@@ -216,8 +216,8 @@ describe('chaos: a worker killed in the middle of a merge', () => {
     // most once per stalledInterval (30 s) across workers: expire both now rather than wait.
     // The new worker's first check then marks the job, its next one hands it over.
     const redis = api.runtime.redis!;
-    expect(await redis.del(`${config.queuePrefix}:${QUEUES.changeRequestMerge}:${jobId}:lock`)).toBe(1);
-    await redis.del(`${config.queuePrefix}:${QUEUES.changeRequestMerge}:stalled-check`);
+    expect(await redis.del(`${api.runtime.config.queuePrefix}:${QUEUES.changeRequestMerge}:${jobId}:lock`)).toBe(1);
+    await redis.del(`${api.runtime.config.queuePrefix}:${QUEUES.changeRequestMerge}:stalled-check`);
     const second = new WorkerProcess(config);
     workers.push(second);
     await second.start();

@@ -84,7 +84,7 @@ describe('chaos: a worker killed in the middle of an import', () => {
     // Its job lock outlives it (lockDuration, 60 s); expire it now rather than wait.
     const redis = api.runtime.redis!;
     const jobId = jobIdFor(run.id);
-    expect(await redis.del(`${config.queuePrefix}:${QUEUES.gitImport}:${jobId}:lock`)).toBe(1);
+    expect(await redis.del(`${api.runtime.config.queuePrefix}:${QUEUES.gitImport}:${jobId}:lock`)).toBe(1);
     const second = new WorkerProcess(config);
     workers.push(second);
     await second.start();
@@ -100,7 +100,7 @@ describe('chaos: a worker killed in the middle of an import', () => {
       250,
     ).catch(async (err) => {
       const stuck = await Job.fromId(api.runtime.jobs!.queue(QUEUES.gitImport), jobId);
-      const state = `job ${jobId}: ${await stuck?.getState()}, stalled ${stuck?.stalledCounter}; space lock: ${await redis.get(`${config.queuePrefix}:lock:git-import:${space.id}`)}`;
+      const state = `job ${jobId}: ${await stuck?.getState()}, stalled ${stuck?.stalledCounter}; space lock: ${await redis.get(`${api.runtime.config.queuePrefix}:lock:git-import:${space.id}`)}`;
       throw new Error(`${err.message}\n${state}\n--- second worker's log ---\n${second.logs.slice(-2000)}`);
     });
     expect(done).toMatchObject({ id: run.id, status: 'completed' });

@@ -180,7 +180,7 @@ describe('git export (e2e: push over real git HTTP, BullMQ worker)', () => {
     expect(leaked.rows[0].n).toBe(0);
     const inReadModels = await q.started.runtime.db.query(`SELECT count(*)::int AS n FROM rm_git_exports WHERE url LIKE $1 OR error::text LIKE $1`, [`%${PASSWORD}%`]);
     expect(inReadModels.rows[0].n).toBe(0);
-    expect(await q.started.runtime.redis!.keys(`${q.config.queuePrefix}:secret:*`)).toEqual([]);
+    expect(await q.started.runtime.redis!.keys(`${q.started.runtime.config.queuePrefix}:secret:*`)).toEqual([]);
   });
 
   it('rejects bad input with 400 naming the field', async () => {

@@ -127,7 +127,7 @@ describe('git import (e2e: real git over HTTP, BullMQ worker)', () => {
     expect(leaked.rows[0].n).toBe(0);
     const inReadModels = await q.started.runtime.db.query(`SELECT count(*)::int AS n FROM rm_git_imports WHERE url LIKE $1 OR error::text LIKE $1`, [`%${PASSWORD}%`]);
     expect(inReadModels.rows[0].n).toBe(0);
-    const keys = await q.started.runtime.redis!.keys(`${q.config.queuePrefix}:secret:*`);
+    const keys = await q.started.runtime.redis!.keys(`${q.started.runtime.config.queuePrefix}:secret:*`);
     expect(keys).toEqual([]);
   });
 
@@ -209,7 +209,7 @@ describe('git import (e2e: real git over HTTP, BullMQ worker)', () => {
     expect(run.error.message).toMatch(/^Writing the imported content to the space failed: .*ENOTDIR/);
     const { data: live } = await owner.api.spaces.getSpaceById(space.id);
     expect(live.gitSync).toMatchObject({ operation: { state: 'failure' } });
-    expect(await q.started.runtime.redis!.keys(`${q.config.queuePrefix}:secret:*`)).toEqual([]);
+    expect(await q.started.runtime.redis!.keys(`${q.started.runtime.config.queuePrefix}:secret:*`)).toEqual([]);
   });
 
   it('strips token query parameters and URL credentials from everything it records', async () => {
@@ -235,7 +235,7 @@ describe('git import (e2e: real git over HTTP, BullMQ worker)', () => {
       const inSpaces = await q.started.runtime.db.query(`SELECT count(*)::int AS n FROM rm_spaces WHERE git_sync::text LIKE $1 OR git_sync_pending::text LIKE $1`, [`%${secret}%`]);
       expect([secret, inSpaces.rows[0].n]).toEqual([secret, 0]);
     }
-    expect(await q.started.runtime.redis!.keys(`${q.config.queuePrefix}:secret:*`)).toEqual([]);
+    expect(await q.started.runtime.redis!.keys(`${q.started.runtime.config.queuePrefix}:secret:*`)).toEqual([]);
   });
 
   it('stores at most 100 warnings, the last one counting the rest', async () => {
@@ -295,7 +295,7 @@ describe('git import (e2e: real git over HTTP, BullMQ worker)', () => {
     processor.lockTtlMs = 600;
     try {
       const space = await newSpace('Slow');
-      const lockKey = `${q.config.queuePrefix}:lock:git-import:${space.id}`;
+      const lockKey = `${q.started.runtime.config.queuePrefix}:lock:git-import:${space.id}`;
       const { port } = slow.address() as AddressInfo;
       expect((await importInto(space.id, { url: `http://127.0.0.1:${port}/handbook.git`, ref: 'refs/heads/main' })).status).toBe(204);
       const redis = q.started.runtime.redis!;

@@ -40,9 +40,9 @@ describe('installations sharing a Redis (e2e)', () => {
   it('with default settings, each installation has its own queues: ten merges on the first all merge', async () => {
     // Both installations leave QUIRE_QUEUE_PREFIX unset (the same base prefix, derived per installation).
     const base = uniquePrefix('inst');
-    const first = await startTestQuire({ queuePrefix: base, deriveQueuePrefix: true });
+    const first = await startTestQuire({ queuePrefix: base, queuePrefixConfigured: false });
     started.push(first);
-    const second = await startTestQuire({ queuePrefix: base, deriveQueuePrefix: true });
+    const second = await startTestQuire({ queuePrefix: base, queuePrefixConfigured: false });
     started.push(second);
     const a = first.started.runtime.config;
     const b = second.started.runtime.config;
@@ -70,18 +70,24 @@ describe('installations sharing a Redis (e2e)', () => {
     }
   });
 
-  it('with one prefix set for both, workers leave the other installation\'s jobs alone: ten merges on the first all merge', async () => {
+  it('with one prefix set for both, each installation still has its own queues: the other\'s idle workers never take a job, ten merges on the first all merge', async () => {
     const shared = uniquePrefix('inst-shared');
     const first = await startTestQuire({ queuePrefix: shared });
     started.push(first);
     const second = await startTestQuire({ queuePrefix: shared });
     started.push(second);
-    expect(second.started.runtime.config.queuePrefix).toBe(shared);
-    // The queues are recorded as the first's; the second started with a warning about them.
-    expect(await first.started.runtime.redis!.get(queueOwnerKey(shared))).toBe(first.started.runtime.config.installationId);
+    const a = first.started.runtime.config;
+    const b = second.started.runtime.config;
+    expect(a.queuePrefix).toBe(installationQueuePrefix(shared, a.installationId!));
+    expect(b.queuePrefix).toBe(installationQueuePrefix(shared, b.installationId!));
+    // The prefix is recorded as the first's; the second started with a warning about it.
+    expect(await first.started.runtime.redis!.get(queueOwnerKey(shared))).toBe(a.installationId);
 
     await expectTenMerged(first);
-    const failed = await first.started.runtime.jobs!.queue(QUEUES.changeRequestMerge).getJobs(['failed']);
-    expect(failed).toEqual([]);
+    // Each merge job was taken once, by the first's worker: never by the second's (idle, ready)
+    // and put back, which starved a job past the command bound when the queues were shared.
+    const merges = await first.started.runtime.jobs!.queue(QUEUES.changeRequestMerge).getJobs(['completed', 'failed', 'delayed', 'wait', 'active']);
+    expect(merges.map((j) => [j.finishedOn !== undefined && !j.failedReason, j.attemptsStarted])).toEqual(Array(10).fill([true, 1]));
+    expect(await second.started.runtime.jobs!.queue(QUEUES.changeRequestMerge).getJobCounts('completed', 'failed', 'delayed', 'active', 'wait')).toEqual({ completed: 0, failed: 0, delayed: 0, active: 0, wait: 0 });
   });
 });

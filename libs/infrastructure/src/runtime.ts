@@ -14,6 +14,7 @@ import { allProjections } from './all-projections';
 import { ContentStore } from '@quire/content/store';
 import { JobQueues } from '@quire/jobs/job-queues';
 import { claimQueuePrefix, installationQueuePrefix } from '@quire/jobs/installation-scope';
+import { adoptLegacyJobs } from '@quire/jobs/legacy-queues';
 import { ensureInstallation } from './installation';
 import { openEventStore } from './open-event-store';
 import { createUpcasters } from './upcasters';
@@ -66,11 +67,12 @@ export class Runtime {
     await readCaches.observe();
     const executor = new CommandExecutor(store, projector, () => new Date(), config.commandTimeoutMs, readCaches);
     const installationId = await ensureInstallation(executor);
-    config = { ...config, installationId, queuePrefix: config.deriveQueuePrefix ? installationQueuePrefix(config.queuePrefix, installationId) : config.queuePrefix };
-    if (redis) await warnOfSharedQueues(redis, config, logger);
+    const configuredPrefix = config.queuePrefix;
+    config = { ...config, installationId, queuePrefix: installationQueuePrefix(configuredPrefix, installationId) };
     const jobs = redis
       ? new JobQueues(redis, config.queuePrefix, (err, queue) => logger.warn({ queue, err: err.message }, 'job queue cannot reach Redis'), installationId)
       : undefined;
+    if (redis && jobs && config.queuePrefixConfigured) await adoptConfiguredPrefix(redis, jobs, configuredPrefix, config, logger);
     return new Runtime(config, logger, db, store, projector, executor, readCaches, redis, contentStore, jobs);
   }
 
@@ -86,14 +88,25 @@ export class Runtime {
 
 export { StartupError };
 
-/** Start-up warning: the queues under our prefix belong to another installation as well. */
-async function warnOfSharedQueues(redis: Redis, config: QuireConfig, logger: Logger): Promise<void> {
-  const other = await claimQueuePrefix(redis, config.queuePrefix, config.installationId!);
-  if (!other) return;
-  logger.warn(
-    { queuePrefix: config.queuePrefix, installation: config.installationId, otherInstallation: other },
-    'another installation has job queues under this queue prefix: each leaves the other\'s jobs alone, but they compete for workers. Give each installation its own QUIRE_QUEUE_PREFIX (or unset it to derive one from the installation id)',
-  );
+/**
+ * A configured QUIRE_QUEUE_PREFIX: claims it (start-up warning when another installation uses it
+ * too) and moves this installation's jobs still waiting in the queues that lived directly under it
+ * before queues were scoped per installation (see adoptLegacyJobs).
+ */
+async function adoptConfiguredPrefix(redis: Redis, jobs: JobQueues, configuredPrefix: string, config: QuireConfig, logger: Logger): Promise<void> {
+  const other = await claimQueuePrefix(redis, configuredPrefix, config.installationId!);
+  if (other) {
+    logger.warn(
+      { configuredQueuePrefix: configuredPrefix, queuePrefix: config.queuePrefix, installation: config.installationId, otherInstallation: other },
+      'another installation uses this QUIRE_QUEUE_PREFIX too: each has its own queues under it (scoped by installation id), so neither takes the other\'s jobs; check that both are meant to share this Redis, or give each its own QUIRE_QUEUE_PREFIX (or unset it)',
+    );
+  }
+  // Not fatal: JobRecovery re-enqueues from the events whatever is unfinished (without a git run's credentials).
+  const moved = await adoptLegacyJobs(redis, configuredPrefix, jobs, config.queuePrefix, config.installationId!, { ownsLegacyPrefix: !other }).catch((err: Error) => {
+    logger.warn({ configuredQueuePrefix: configuredPrefix, err: err.message }, 'could not move this installation\'s jobs from the queues directly under QUIRE_QUEUE_PREFIX');
+    return 0;
+  });
+  if (moved) logger.info({ configuredQueuePrefix: configuredPrefix, queuePrefix: config.queuePrefix, moved }, 'moved this installation\'s waiting jobs from the queues directly under QUIRE_QUEUE_PREFIX to its own');
 }
 
 async function connectRedis(url: string, logger: Logger): Promise<Redis> {

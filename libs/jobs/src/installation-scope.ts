@@ -2,29 +2,30 @@ import Redis from 'ioredis';
 
 /**
  * Job queues belong to one installation (one event store with its read models and repositories).
- * By default their Redis prefix is derived from the installation's id, so installations that
- * share a Redis never see each other's queues; API and worker replicas of one installation read
- * the same id from their shared event store, hence share their queues. An operator may still set
- * the prefix (QUIRE_QUEUE_PREFIX): then jobs carry the installation id, and workers leave the
- * jobs of another installation alone (see JobWorkers).
+ * Their Redis prefix is the configured one (QUIRE_QUEUE_PREFIX, default `quire`) scoped by the
+ * installation's id, so installations that share a Redis never see each other's queues, even
+ * given the same QUIRE_QUEUE_PREFIX: a worker only ever pulls its own installation's jobs. API and
+ * worker replicas of one installation read the same id from their shared event store, hence share
+ * their queues (and the keys under the prefix: git-run secrets, locks).
  */
 export function installationQueuePrefix(basePrefix: string, installationId: string): string {
   return `${basePrefix}:${installationId}`;
 }
 
-/** Where a prefix records the installation whose queues live under it. */
+/** Where a configured prefix records the first installation that used it. */
 export function queueOwnerKey(prefix: string): string {
   return `${prefix}:installation`;
 }
 
-/** What job data carries so a worker can tell its installation's jobs from another's. */
+/** What job data carries: the installation that enqueued it (see JobWorkers' check, adoptLegacyJobs). */
 export interface InstallationScoped {
   installationId?: string;
 }
 
 /**
- * Records this installation as the owner of the queues under `prefix`, unless another one already
- * is: returns that other installation's id (the caller warns), or undefined when the queues are ours.
+ * Records this installation as the owner of a configured `prefix`, unless another one already is:
+ * returns that other installation's id (the caller warns), or undefined when the prefix is ours.
+ * The owner is the one whose jobs from before per-installation queues carry no installation id.
  */
 export async function claimQueuePrefix(redis: Redis, prefix: string, installationId: string): Promise<string | undefined> {
   const key = queueOwnerKey(prefix);

@@ -1,11 +1,8 @@
-import { DelayedError, Job, UnrecoverableError, Worker } from 'bullmq';
+import { Job, UnrecoverableError, Worker } from 'bullmq';
 import Redis from 'ioredis';
 import type { Logger } from '@quire/platform/logging/logger';
 import { QueueName } from './queues';
 import { InstallationScoped } from './installation-scope';
-
-/** How long a job of another installation waits before a worker (ideally its own) takes it again. */
-const FOREIGN_JOB_DELAY_MS = 1_000;
 
 export { UnrecoverableError };
 
@@ -24,7 +21,7 @@ export class JobWorkers {
     private readonly connection: Redis,
     private readonly prefix: string,
     private readonly logger: Logger,
-    /** This process's installation: jobs that carry another one are left alone (see guard). */
+    /** This process's installation: a job that names another one is refused (see guard). */
     private readonly installationId?: string,
   ) {}
 
@@ -47,11 +44,11 @@ export class JobWorkers {
   }
 
   /**
-   * Every processor runs behind this check. Installations that share a queue prefix (an operator
-   * set the same QUIRE_QUEUE_PREFIX for both) share the queues, and a job names the installation
-   * whose events requested it: acting on another's job would fail it against the wrong database.
-   * Such a job goes back to the queue (delayed, not failed, no attempt spent) for its own workers.
-   * Jobs without an installation id were enqueued before jobs carried one, by this installation.
+   * Every processor runs behind this check. Queues are scoped to the installation (see
+   * installationQueuePrefix), so a job naming another installation is in the wrong queues: no
+   * worker of its own would ever see it here, and acting on it would run it against the wrong
+   * database. It fails, once, with a reason that says so (no retry, nothing put back for another
+   * worker to take and return). Jobs without an installation id were enqueued before jobs carried one.
    */
   private guard<T, R>(queue: QueueName, processor: Processor<T, R>): Processor<T, R> {
     const own = this.installationId;
@@ -59,12 +56,8 @@ export class JobWorkers {
     return async (job, token) => {
       const owner = (job.data as InstallationScoped | undefined)?.installationId;
       if (owner === undefined || owner === own) return processor(job, token);
-      this.logger.warn(
-        { queue, jobId: job.id, jobInstallation: owner, installation: own },
-        'job of another installation left alone: two installations share this queue prefix (give each its own QUIRE_QUEUE_PREFIX, or unset it)',
-      );
-      await job.moveToDelayed(Date.now() + FOREIGN_JOB_DELAY_MS, token);
-      throw new DelayedError();
+      this.logger.error({ queue, jobId: job.id, jobInstallation: owner, installation: own }, 'job of another installation refused: it was enqueued into this installation\'s queues');
+      throw new UnrecoverableError(`job of installation ${owner} in the queues of installation ${own}`);
     };
   }
 

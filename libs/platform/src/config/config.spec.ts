@@ -19,10 +19,10 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ QUIRE_ADMIN_TOKEN: 'short' })).toThrow(/QUIRE_ADMIN_TOKEN/);
   });
 
-  it('scopes the queues to the installation unless a prefix is configured', () => {
-    expect(loadConfig({})).toMatchObject({ queuePrefix: 'quire', deriveQueuePrefix: true });
-    expect(loadConfig({ QUIRE_QUEUE_PREFIX: 'staging' })).toMatchObject({ queuePrefix: 'staging', deriveQueuePrefix: false });
-    expect(loadConfig({}, { queuePrefix: 'test-1' })).toMatchObject({ queuePrefix: 'test-1', deriveQueuePrefix: false });
+  it('tells a configured queue prefix from the default one', () => {
+    expect(loadConfig({})).toMatchObject({ queuePrefix: 'quire', queuePrefixConfigured: false });
+    expect(loadConfig({ QUIRE_QUEUE_PREFIX: 'staging' })).toMatchObject({ queuePrefix: 'staging', queuePrefixConfigured: true });
+    expect(loadConfig({}, { queuePrefix: 'test-1' })).toMatchObject({ queuePrefix: 'test-1', queuePrefixConfigured: true });
   });
 
   it('limits git imports to 256 MiB unless QUIRE_IMPORT_MAX_BYTES says otherwise', () => {

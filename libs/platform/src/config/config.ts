@@ -80,13 +80,18 @@ export interface QuireConfig {
   databaseUrl?: string;
   eventStoreUrl?: string;
   redisUrl: string;
-  /** Key prefix of the job queues; once the runtime has started, the effective one (see deriveQueuePrefix). */
+  /**
+   * Key prefix of the job queues (and of the Redis keys that go with them: git-run secrets, locks,
+   * limits). The runtime scopes it to the installation at start (`<queuePrefix>:<installationId>`,
+   * see installationQueuePrefix), whether configured or not, so installations sharing a Redis never
+   * share queues; once the runtime has started, this is the effective one.
+   */
   queuePrefix: string;
   /**
-   * True when no prefix was configured: the runtime then scopes the queues to the installation
-   * (`<queuePrefix>:<installationId>`), so installations sharing a Redis never share queues.
+   * True when an operator set the prefix (QUIRE_QUEUE_PREFIX). Such an installation's queues once
+   * lived directly under it: the runtime moves its jobs still waiting there (see adoptLegacyJobs).
    */
-  deriveQueuePrefix?: boolean;
+  queuePrefixConfigured?: boolean;
   /** This installation's id, read from the event store by the runtime at start (absent before). */
   installationId?: string;
   adminToken?: string;
@@ -140,7 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     eventStoreUrl: e.EVENTSTORE_URL,
     redisUrl: e.REDIS_URL,
     queuePrefix: e.QUIRE_QUEUE_PREFIX ?? 'quire',
-    deriveQueuePrefix: e.QUIRE_QUEUE_PREFIX === undefined && overrides.queuePrefix === undefined,
+    queuePrefixConfigured: e.QUIRE_QUEUE_PREFIX !== undefined || overrides.queuePrefix !== undefined,
     adminToken: e.QUIRE_ADMIN_TOKEN,
     publicUrl,
     appUrl: stripSlash(e.QUIRE_APP_URL ?? publicUrl),
