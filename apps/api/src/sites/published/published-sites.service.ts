@@ -87,15 +87,32 @@ export class PublishedSites {
     return visible;
   }
 
-  /** The spaces a site token may read now: those of its claims its site shows (none once it shows nothing). */
-  async spacesForToken(claims: SiteTokenClaims): Promise<string[]> {
-    const shown = new Set((await this.seenWithToken(claims))?.siteSpaces.map((s) => s.space_id));
-    return claims.spaces.filter((id) => shown.has(id));
+  /**
+   * The spaces a site token may read now: those of its claims its site shows (none once it shows
+   * nothing). The answer depends only on the claims and the site's state, both immutable objects
+   * (verified claims are kept per token, a state is replaced, never changed, when an event evicts
+   * it), so it is computed once per claims and state: a renderer's reads do not rebuild it.
+   */
+  async spacesForToken(claims: SiteTokenClaims): Promise<readonly string[]> {
+    const state = await this.ofOrganization(claims.organization, claims.site);
+    const known = this.tokenSpaces.get(claims);
+    if (known && known.state === state) return known.spaces;
+    const visible = state && this.shownWithToken(state, claims);
+    const shown = new Set(visible?.siteSpaces.map((s) => s.space_id));
+    const spaces = claims.spaces.filter((id) => shown.has(id));
+    this.tokenSpaces.set(claims, { state, spaces });
+    return spaces;
   }
+
+  private readonly tokenSpaces = new WeakMap<SiteTokenClaims, { state: PublishedSiteState | undefined; spaces: readonly string[] }>();
 
   private async seenWithToken(claims: Pick<SiteTokenClaims, 'organization' | 'site' | 'shareLink'>): Promise<VisibleSite | undefined> {
     const state = await this.ofOrganization(claims.organization, claims.site);
-    return state && this.shown(state, claims.shareLink && state.activeShareLinks.includes(claims.shareLink) ? claims.shareLink : undefined);
+    return state && this.shownWithToken(state, claims);
+  }
+
+  private shownWithToken(state: PublishedSiteState, claims: Pick<SiteTokenClaims, 'shareLink'>): VisibleSite | undefined {
+    return this.shown(state, claims.shareLink && state.activeShareLinks.includes(claims.shareLink) ? claims.shareLink : undefined);
   }
 
   private async ofOrganization(organizationId: string, siteId: string): Promise<PublishedSiteState | undefined> {

@@ -32,10 +32,18 @@ export class SiteVisitors {
     if (!siteTokenMayCall(request.method, request.routeOptions?.url)) {
       throw new DomainError('forbidden', "A site token only reads its site's published content");
     }
-    const site = { ...claims, spaces: await this.published.spacesForToken(claims) };
+    const spaces = await this.published.spacesForToken(claims);
     const spaceId = request.params?.spaceId;
-    if (spaceId !== undefined && !site.spaces.includes(spaceId)) throw notFound('Space not found');
-    const user: UserRow = { id: `site-visitor:${site.site}`, display_name: 'Site visitor', email: '', photo_url: null, instance_admin: false, created_at: new Date(0) };
-    return { user, instanceAdmin: false, site };
+    if (spaceId !== undefined && !spaces.includes(spaceId)) throw notFound('Space not found');
+    // One caller per answer of spacesForToken (a new array whenever the site's state changes).
+    let caller = this.callers.get(spaces);
+    if (!caller) {
+      const user: UserRow = { id: `site-visitor:${claims.site}`, display_name: 'Site visitor', email: '', photo_url: null, instance_admin: false, created_at: new Date(0) };
+      caller = { user, instanceAdmin: false, site: { ...claims, spaces: spaces as string[] } };
+      this.callers.set(spaces, caller);
+    }
+    return caller;
   }
+
+  private readonly callers = new WeakMap<readonly string[], Caller>();
 }
