@@ -94,6 +94,14 @@ export class ReadCache<V extends {}> {
   }
 
   /**
+   * The value kept under `key`, if any (none outside the follower's lease, as for `get`): what
+   * `get` answers at once when it holds one, for a caller whose warm path should make no promise.
+   */
+  cached(key: string): V | undefined {
+    return this.follower.serving() ? this.entries.get(key)?.value : undefined;
+  }
+
+  /**
    * The cached value of `key`, or what `load` answers (kept with its tags when no eviction
    * happened meanwhile). `undefined` from `load` is answered and not kept. Outside the follower's
    * lease (it may have been fenced: commands may have answered without waiting for it) every

@@ -130,19 +130,24 @@ export class ContentReader {
    * revision, page, part and options, and kept as bytes in the RevisionCache: a warm read is a
    * cache lookup.
    */
-  async pageRead(ctx: ContentPresenterContext, revisionId: string, by: PageKey, options: PageOptions, from: RevisionSource = 'read-model', part: PagePart = 'page'): Promise<ConditionalRead<SerializedJson>> {
+  pageRead(ctx: ContentPresenterContext, revisionId: string, by: PageKey, options: PageOptions, from: RevisionSource = 'read-model', part: PagePart = 'page'): ConditionalRead<SerializedJson> | Promise<ConditionalRead<SerializedJson>> {
     const path = pagePath(by);
     const key = ['page-json', ctx.spaceId, revisionId, path !== undefined ? `path:${path}` : `id:${(by as { id: string }).id}`, part, JSON.stringify(presentation(ctx)), JSON.stringify(options)];
-    const read = await this.cache.get(
-      key,
-      async () => {
-        const { etag, page } = await this.presentedPage(ctx, revisionId, by, options, from);
-        if (part === 'document' && page.document === undefined) throw notFound('This page has no document');
-        return { etag, json: SerializedJson.of(part === 'document' ? page.document : page) };
-      },
-      (r) => r.json.bytes.length + 2 * r.etag.length + 64,
-    );
-    return { etag: read!.etag, body: () => read!.json };
+    const answer = (read: { etag: string; json: SerializedJson }) => ({ etag: read.etag, body: () => read.json });
+    // Warm (the common case): answered without a promise.
+    const kept = this.cache.cached<{ etag: string; json: SerializedJson }>(key);
+    if (kept) return answer(kept);
+    return this.cache
+      .get(
+        key,
+        async () => {
+          const { etag, page } = await this.presentedPage(ctx, revisionId, by, options, from);
+          if (part === 'document' && page.document === undefined) throw notFound('This page has no document');
+          return { etag, json: SerializedJson.of(part === 'document' ? page.document : page) };
+        },
+        (r) => r.json.bytes.length + 2 * r.etag.length + 64,
+      )
+      .then((read) => answer(read!));
   }
 
   /** A page of a revision presented (with its body in the format asked for), and its ETag. A link is found by id only (by path there is no page of its own to show). */

@@ -32,16 +32,20 @@ export class RevisionCache {
     });
   }
 
+  /** The value kept under `key`, if any: what `get` answers at once, for a caller whose warm path should make no promise. */
+  cached<T>(key: readonly string[]): T | undefined {
+    return this.entries.get(key.join('\u0000'))?.value as T | undefined;
+  }
+
   /**
    * The value under `key`, loaded once when absent. `load` answering undefined keeps nothing (a
    * revision the read model does not hold yet); `bytes` estimates what the value holds.
    */
   async get<T>(key: readonly string[], load: () => Promise<T | undefined>, bytes: (value: T) => number): Promise<T | undefined> {
-    const k = key.join('\u0000');
     // A warm read (the common case) takes the entry without the fetch's closure and promise.
-    const hit = this.entries.get(k);
-    if (hit) return hit.value as T;
-    const entry = await this.entries.fetch(k, {
+    const hit = this.cached<T>(key);
+    if (hit !== undefined) return hit;
+    const entry = await this.entries.fetch(key.join('\u0000'), {
       context: async () => {
         const value = await load();
         return value === undefined ? undefined : { value, bytes: bytes(value) };

@@ -48,18 +48,24 @@ export class AuthGuard implements CanActivate {
     this.callers = new ReadCache<Caller>({ name: 'callers', max: 10_000, readModels: ['identity'] }, readCaches);
   }
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  /**
+   * Synchronous for a caller already cached (Nest awaits only a guard that answers a promise):
+   * every authenticated request passes here, and most are by a token seen before.
+   */
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     if (this.isPublic(context)) return true;
     const request = context.switchToHttp().getRequest();
     const header: string | undefined = request.headers.authorization;
     const match = header && /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match) throw new DomainError('unauthorized', 'Authentication required: send Authorization: Bearer <token>');
-    if (looksLikeJwt(match[1])) {
-      request.caller = await this.siteVisitors.caller(match[1], request);
+    const token = match[1];
+    if (looksLikeJwt(token)) return this.siteVisitors.caller(token, request).then((caller) => (request.caller = caller) !== undefined);
+    const known = this.callers.cached(token);
+    if (known) {
+      request.caller = known;
       return true;
     }
-    request.caller = await this.resolve(match[1]);
-    return true;
+    return this.resolve(token).then((caller) => (request.caller = caller) !== undefined);
   }
 
   /** Whether the route answers without a token: route metadata, fixed at boot, read once per handler. */

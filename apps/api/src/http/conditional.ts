@@ -49,24 +49,28 @@ export function ifNoneMatchHolds(header: string | string[] | undefined, etag: st
  * else the body. Content is private to those who may read it and revalidated on every use (a
  * live revision moves, access can be revoked), so caches keep it `private, no-cache`.
  */
-export type AnswerConditional = <T>(read: ConditionalRead<T>) => Promise<T | Buffer | undefined>;
+export type AnswerConditional = <T>(read: ConditionalRead<T>) => T | Buffer | undefined | Promise<T | Buffer | undefined>;
 
 export const Conditional = createParamDecorator((_: unknown, ctx: ExecutionContext): AnswerConditional => {
   const http = ctx.switchToHttp();
   const req = http.getRequest<FastifyRequest>();
   const reply = http.getResponse<FastifyReply>();
   const validators = (etag: string) => reply.header('etag', etag).header('cache-control', 'private, no-cache');
-  return async (read) => {
-    if (ifNoneMatchHolds(req.headers['if-none-match'], read.etag)) {
-      void validators(read.etag).status(304);
-      return undefined;
-    }
-    const body = await read.body();
-    void validators(read.etag);
+  const send = <T>(etag: string, body: T): T | Buffer => {
+    void validators(etag);
     if (body instanceof SerializedJson) {
       void reply.type('application/json; charset=utf-8');
       return body.bytes;
     }
     return body;
+  };
+  // Synchronous when the body is (bytes kept for an immutable revision): no promise for a warm read.
+  return (read) => {
+    if (ifNoneMatchHolds(req.headers['if-none-match'], read.etag)) {
+      void validators(read.etag).status(304);
+      return undefined;
+    }
+    const body = read.body();
+    return body instanceof Promise ? body.then((b) => send(read.etag, b)) : send(read.etag, body);
   };
 });

@@ -41,8 +41,10 @@ export class AccessService {
     );
   }
 
-  private spaceWithFacts(spaceId: string, userId: string): Promise<SpaceAccessRow | undefined> {
-    return this.spaces.get(`${spaceId} ${userId}`, async () => {
+  /** The space with the user's access facts; a warm read (kept in the cache) makes no promise. */
+  private spaceWithFacts(spaceId: string, userId: string): SpaceAccessRow | Promise<SpaceAccessRow | undefined> {
+    const key = `${spaceId} ${userId}`;
+    return this.spaces.cached(key) ?? this.spaces.get(key, async () => {
       const space = await this.access.space(spaceId, userId);
       return space && { value: space, tags: [space.id, space.organization_id, userId] };
     });
