@@ -15,7 +15,9 @@ describe('ReadCache', () => {
     expect(await c.get('k', load)).toEqual({ v: 1 });
     c.evict(['user-2']);
     expect(await c.get('k', load)).toEqual({ v: 1 });
+    expect(c.cached('k')).toEqual({ v: 1 });
     c.evict(['user-1']);
+    expect(c.cached('k')).toBeUndefined();
     expect(await c.get('k', load)).toEqual({ v: 2 });
     c.evict(ALL_TAGS);
     expect(await c.get('k', load)).toEqual({ v: 3 });
@@ -38,6 +40,7 @@ describe('ReadCache', () => {
     const load = async () => ({ value: { v: ++loads }, tags: ['x'] });
     expect(await c.get('k', load)).toEqual({ v: 1 });
     serving = false;
+    expect(c.cached('k')).toBeUndefined();
     expect(await c.get('k', load)).toEqual({ v: 2 });
     expect(await c.get('other', load)).toEqual({ v: 3 });
     serving = true;
