@@ -3,7 +3,7 @@ import { AddressInfo } from 'net';
 import { rebuildProjection } from '@quire/projections/rebuild';
 import { AskPipeline } from './ask/ask-pipeline';
 import { NOTHING_FOUND } from './ask/ask-answer';
-import { decodePostings } from './postings/postings';
+import { decodePostings, readPositions } from './postings/postings';
 import type { SearchableSpace } from './search.queries';
 import { DbKind, SearchHarness, startSearchHarness } from './testing/search-harness';
 import { SAMPLE_DOCS } from './testing/sample-docs';
@@ -251,6 +251,27 @@ describe.each(KINDS)('search index and queries (%s)', (kind) => {
     expect(new Set(listed.keys())).toEqual(new Set(held.rows.map((r) => `${r.lexeme} ${r.page_id}`)));
     // A lexeme's impact on a page is what ts_rank gives its best section for it (plus a share for the title's).
     for (const row of held.rows.filter((r) => !r.in_title)) expect(listed.get(`${row.lexeme} ${row.page_id}`)).toBeCloseTo(row.rank, 5);
+  });
+
+  it("keeps each lexeme's positions on a page equal to its sections' tsvector positions, through updates", async () => {
+    const postings = await h.db.query<{ lexeme: string; entries: Uint8Array; positions: Uint8Array }>(
+      `SELECT p.lexeme, p.entries, p.positions FROM rm_search_postings p JOIN rm_search_spaces s ON s.key = p.space_key WHERE s.space_id = 'incr'`,
+    );
+    const pageOf = new Map(
+      (await h.db.query<{ key: number; page_id: string }>(`SELECT key, page_id FROM rm_search_pages WHERE space_id = 'incr'`)).rows.map((r) => [r.key, r.page_id]),
+    );
+    const listed = new Map<string, number[]>();
+    for (const row of postings.rows) {
+      const { keys, positions } = decodePostings(row.entries, row.positions);
+      keys.forEach((key, i) => listed.set(`${row.lexeme} ${pageOf.get(key)}`, readPositions(positions!.bytes, positions!.offsets[i])));
+    }
+    const held = await h.db.query<{ lexeme: string; page_id: string; positions: number[] }>(
+      `SELECT x.lexeme, s.page_id, array_agg(s.ord * 16384 + p ORDER BY s.ord, p) AS positions
+         FROM rm_search_sections s CROSS JOIN LATERAL unnest(s.tsv) AS x CROSS JOIN LATERAL unnest(x.positions) AS p
+        WHERE s.space_id = 'incr' GROUP BY x.lexeme, s.page_id`,
+    );
+    expect(held.rows.length).toBeGreaterThan(100);
+    expect(Object.fromEntries(listed)).toEqual(Object.fromEntries(held.rows.map((r) => [`${r.lexeme} ${r.page_id}`, r.positions])));
   });
 
   it('ranks exactly among the best pages by their postings when many pages match, and pages through all of them', async () => {

@@ -34,9 +34,10 @@ export const SEARCH_TABLES = [
  *   spaces can hold the very same commit (same files, same second) with different page ids;
  * - `rm_search_blobs` caches parsed sections by git blob id: content is parsed once ever;
  * - `rm_search_postings` is the inverted index by page: per lexeme and space, the pages holding it
- *   with their impacts (see postings/postings.ts), keyed by the small integer keys of spaces and
- *   pages. Queries find their candidate pages there, best first, and rank only those exactly:
- *   reading every matching section (the GIN index's way) grows with the installation;
+ *   with their impacts and, apart, their positions (see postings/postings.ts), keyed by the small
+ *   integer keys of spaces and pages. Queries find their candidate pages there, best first, and
+ *   rank only those exactly: reading every matching section (the GIN index's way) grows with the
+ *   installation. A phrase is matched there too, by the positions (version 4);
  * - `rm_search_terms` is the vocabulary with trigrams, for typo tolerance without pg_trgm.
  * Reads page bytes through the content store, so a rebuild needs the data directory.
  */
@@ -67,7 +68,7 @@ export function searchProjection(contentStore: ContentStore, opts: { onIndexed?:
 
   return {
     name: 'search',
-    version: 3,
+    version: 4,
     tables: SEARCH_TABLES,
     handles: ['SpaceCreated', 'SpaceUpdated', 'SpaceDeleted', 'SpaceRestored', 'RevisionCreated', 'SpaceRevisionChanged'],
     schema: (t) => `
@@ -121,9 +122,10 @@ export function searchProjection(contentStore: ContentStore, opts: { onIndexed?:
         lexeme text COLLATE "C" NOT NULL,
         space_key int NOT NULL,
         entries bytea NOT NULL,
+        positions bytea NOT NULL,
         pages int NOT NULL,
         PRIMARY KEY (lexeme, space_key) INCLUDE (pages));
-      ALTER TABLE ${t('rm_search_postings')} ALTER COLUMN entries SET STORAGE EXTERNAL;
+      ALTER TABLE ${t('rm_search_postings')} ALTER COLUMN entries SET STORAGE EXTERNAL, ALTER COLUMN positions SET STORAGE EXTERNAL;
       CREATE TABLE ${t('rm_search_terms')} (
         term text PRIMARY KEY,
         len int NOT NULL,

@@ -222,11 +222,8 @@ export class SearchQueries {
       const exact = this.exactWords(terms, groups, lexemes);
       // Enough candidates for the page of results asked for (a cursor carries its rank), more
       // when the exact ranking leaves too few of them (a page holding every word, none of its
-      // sections all of them).
-      // A phrase (or a CJK chain) is checked only by the exact ranking: a page holding its words
-      // holds it far less often than a page holding plain words matches them, so more are taken.
-      const ordered = terms.some((t) => t.kind === 'phrase' || (t.kind === 'cjk' && t.grams.length > 1));
-      let wanted = Math.max(CANDIDATE_PAGES * (ordered ? 4 : 1), 2 * ((cursor?.[4] ?? 0) + opts.limit + 1));
+      // sections all of them). A phrase is matched by its positions there, like a word.
+      let wanted = Math.max(CANDIDATE_PAGES, 2 * ((cursor?.[4] ?? 0) + opts.limit + 1));
       let result: SearchResult;
       for (;;) {
         const candidates = await this.candidates(groups, queries.map((q) => q.match), wanted, exact);

@@ -4,7 +4,7 @@ import type { ContentStore } from '@quire/content/store';
 import { buildTsvector, collectWords, tsvectorOf } from '../text/build-tsvector';
 import { Stemmer } from '../text/stemmer';
 import { isCjkToken, isVocabularyWord, textTokens, tokenRuns, trigrams } from '../text/tokenize';
-import { decodePostings, encodePostings, patchPostings, Postings, toHex } from '../postings/postings';
+import { decodePostings, encodePostings, patchPostings, PostingEntry, Postings, toHex } from '../postings/postings';
 import { SPECIFIC_WEIGHT, TITLE_WEIGHT } from '../ranking';
 import { IndexedSection, pageSections } from './page-sections';
 import { SearchablePage } from './searchable-pages';
@@ -159,11 +159,12 @@ export class SpaceIndexer {
       }
 
       const sectionRows: Array<{ page_id: string; ord: number; section_id: string; title: string; body: string; tsv: string }> = [];
-      // Lexeme -> page key -> impact, for the postings.
-      const added = new Map<string, Map<number, number>>();
+      // Lexeme -> page key -> impact and positions, for the postings.
+      const added = new Map<string, Map<number, PostingEntry>>();
       for (const p of prepared) {
-        const impacts = new Map<string, number>();
+        const page = { impacts: new Map<string, number>(), positions: new Map<string, number[]>(), ord: 0 };
         p.sections.forEach((s, ord) => {
+          page.ord = ord;
           sectionRows.push({
             page_id: p.page.id,
             ord,
@@ -178,17 +179,17 @@ export class SpaceIndexer {
                 { tokens: s.body, weight: 'D' },
               ],
               lexemes,
-              impacts,
+              page,
             ),
           });
         });
         // As the page's title_tsv: its description and its parent's title.
-        addTitleShare(impacts, p.title, textTokens(`${p.page.description}\n${p.page.ancestors[p.page.ancestors.length - 1] ?? ''}`), lexemes);
+        addTitleShare(page.impacts, p.title, textTokens(`${p.page.description}\n${p.page.ancestors[p.page.ancestors.length - 1] ?? ''}`), lexemes);
         const key = keys.get(p.page.id)!;
-        for (const [lexeme, impact] of impacts) {
+        for (const [lexeme, impact] of page.impacts) {
           let list = added.get(lexeme);
           if (!list) added.set(lexeme, (list = new Map()));
-          list.set(key, impact);
+          list.set(key, { impact, positions: page.positions.get(lexeme)! });
         }
       }
       sectionCount = sectionRows.length;
@@ -262,7 +263,7 @@ export class SpaceIndexer {
   /**
    * Takes the gone pages out of their lexemes' postings and puts the new pages in: the rows of
    * every lexeme concerned are read, patched and written back whole (a space's row of a lexeme
-   * is at most 8 bytes per page of the space).
+   * is at most 8 bytes per page of the space, and its positions).
    */
   private async writePostings(
     tx: Queryable,
@@ -270,7 +271,7 @@ export class SpaceIndexer {
     spaceKey: number,
     goneKeys: ReadonlySet<number>,
     goneLexemes: readonly string[],
-    added: ReadonlyMap<string, ReadonlyMap<number, number>>,
+    added: ReadonlyMap<string, ReadonlyMap<number, PostingEntry>>,
   ): Promise<void> {
     const lexemes = [...new Set([...goneLexemes, ...added.keys()])];
     const current = new Map<string, Postings>();
@@ -278,28 +279,29 @@ export class SpaceIndexer {
     const hasRows = goneKeys.size > 0 || (await tx.query(`SELECT 1 FROM ${t('rm_search_postings')} WHERE space_key = $1 LIMIT 1`, [spaceKey])).rows.length > 0;
     if (hasRows) {
       for (const chunk of chunks(lexemes, POSTINGS_CHUNK)) {
-        const r = await tx.query<{ lexeme: string; entries: Uint8Array }>(
-          `SELECT lexeme, entries FROM ${t('rm_search_postings')} WHERE space_key = $1 AND lexeme = ANY($2::text[])`,
+        const r = await tx.query<{ lexeme: string; entries: Uint8Array; positions: Uint8Array }>(
+          `SELECT lexeme, entries, positions FROM ${t('rm_search_postings')} WHERE space_key = $1 AND lexeme = ANY($2::text[])`,
           [spaceKey, chunk],
         );
-        for (const row of r.rows) current.set(row.lexeme, decodePostings(row.entries));
+        for (const row of r.rows) current.set(row.lexeme, decodePostings(row.entries, row.positions));
       }
     }
-    const write: Array<{ lexeme: string; hex: string; pages: number }> = [];
+    const write: Array<{ lexeme: string; hex: string; positions: string; pages: number }> = [];
     const empty: string[] = [];
-    const none = new Map<number, number>();
+    const none = new Map<number, PostingEntry>();
     for (const lexeme of lexemes) {
       const had = current.get(lexeme);
       const next = patchPostings(had, goneKeys, added.get(lexeme) ?? none);
-      if (next.keys.length) write.push({ lexeme, hex: toHex(encodePostings(next.keys, next.impacts)), pages: next.keys.length });
+      if (next.keys.length) write.push({ lexeme, hex: toHex(encodePostings(next.keys, next.impacts)), positions: toHex(next.positions), pages: next.keys.length });
       else if (had) empty.push(lexeme);
     }
     for (const chunk of chunks(write, POSTINGS_CHUNK)) {
       await tx.query(
-        `INSERT INTO ${t('rm_search_postings')} (lexeme, space_key, entries, pages)
-         SELECT x.lexeme, $1, decode(x.hex, 'hex'), x.pages FROM unnest($2::text[], $3::text[], $4::int[]) AS x(lexeme, hex, pages)
-         ON CONFLICT (lexeme, space_key) DO UPDATE SET entries = EXCLUDED.entries, pages = EXCLUDED.pages`,
-        [spaceKey, ...columns(chunk, ['lexeme', 'hex', 'pages'])],
+        `INSERT INTO ${t('rm_search_postings')} (lexeme, space_key, entries, positions, pages)
+         SELECT x.lexeme, $1, decode(x.hex, 'hex'), decode(x.positions, 'hex'), x.pages
+           FROM unnest($2::text[], $3::text[], $4::text[], $5::int[]) AS x(lexeme, hex, positions, pages)
+         ON CONFLICT (lexeme, space_key) DO UPDATE SET entries = EXCLUDED.entries, positions = EXCLUDED.positions, pages = EXCLUDED.pages`,
+        [spaceKey, ...columns(chunk, ['lexeme', 'hex', 'positions', 'pages'])],
       );
     }
     if (empty.length) await tx.query(`DELETE FROM ${t('rm_search_postings')} WHERE space_key = $1 AND lexeme = ANY($2::text[])`, [spaceKey, empty]);

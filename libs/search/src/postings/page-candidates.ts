@@ -1,5 +1,5 @@
 import type { Queryable } from '@quire/platform/db/db';
-import { decodePostings, Postings } from './postings';
+import { decodePostings, Postings, readPositions } from './postings';
 
 /**
  * What a page must hold, in lexemes, for a query: the page-level shape of its tsquery (see
@@ -10,6 +10,8 @@ export type PageMatch =
   | { lexeme: string }
   /** Lexemes starting with it (the MAX_PREFIX_LEXEMES held by most pages). */
   | { prefix: string }
+  /** Lexemes at consecutive positions of one section (a phrase, a CJK chain), checked by their positions. */
+  | { phrase: string[] }
   | { all: PageMatch[] }
   | { any: PageMatch[] }
   | { atLeast: number; of: PageMatch[] };
@@ -22,6 +24,8 @@ export type PageMatch =
 export interface Scores {
   keys: Uint32Array;
   scores: Float64Array;
+  /** A lexeme's list read with its positions: the encoded rows, and each page's row and offset there. */
+  positions?: { rows: Uint8Array[]; row: Uint32Array; offset: Uint32Array };
 }
 
 export interface PageCandidates {
@@ -49,12 +53,15 @@ const MAX_PREFIX_LEXEMES = 64;
 export async function pageCandidates(db: Queryable, spaceKeys: readonly number[], match: PageMatch, limit: number, count: readonly string[] = []): Promise<PageCandidates> {
   const lexemes = new Set<string>(count);
   const prefixes = new Set<string>();
-  collect(match, lexemes, prefixes);
+  const positional = new Set<string>();
+  collect(match, lexemes, prefixes, positional);
   // Two index scans of the primary key: the lexemes themselves, and the prefixes' expansions.
-  const r = await db.query<{ lexeme: string; entries: Uint8Array }>(
-    `SELECT lexeme, entries FROM rm_search_postings WHERE lexeme = ANY($1::text[]) AND space_key = ANY($2::int[])
+  // Positions only for the lexemes of phrases (a column of its own, read only when selected).
+  const r = await db.query<{ lexeme: string; entries: Uint8Array; positions: Uint8Array | null }>(
+    `SELECT lexeme, entries, CASE WHEN lexeme = ANY($4::text[]) THEN positions END AS positions
+       FROM rm_search_postings WHERE lexeme = ANY($1::text[]) AND space_key = ANY($2::int[])
      UNION ALL
-     SELECT p.lexeme, p.entries
+     SELECT p.lexeme, p.entries, NULL
        FROM (SELECT x.lexeme FROM unnest($3::text[]) AS u(prefix)
               CROSS JOIN LATERAL (
                 SELECT lexeme FROM rm_search_postings
@@ -63,13 +70,14 @@ export async function pageCandidates(db: Queryable, spaceKeys: readonly number[]
              WHERE NOT x.lexeme = ANY($1::text[])
              GROUP BY x.lexeme) e
        JOIN rm_search_postings p ON p.lexeme = e.lexeme AND p.space_key = ANY($2::int[])`,
-    [[...lexemes], spaceKeys, [...prefixes]],
+    [[...lexemes], spaceKeys, [...prefixes], [...positional]],
   );
   const parts = new Map<string, Postings[]>();
   for (const row of r.rows) {
     const list = parts.get(row.lexeme);
-    if (list) list.push(decodePostings(row.entries));
-    else parts.set(row.lexeme, [decodePostings(row.entries)]);
+    const postings = decodePostings(row.entries, row.positions);
+    if (list) list.push(postings);
+    else parts.set(row.lexeme, [postings]);
   }
   const lists = new Map<string, Scores>();
   for (const [lexeme, list] of parts) lists.set(lexeme, concatByKey(list));
@@ -81,10 +89,15 @@ export async function pageCandidates(db: Queryable, spaceKeys: readonly number[]
   return { ...best(scores, limit), holders };
 }
 
-function collect(match: PageMatch, lexemes: Set<string>, prefixes: Set<string>): void {
+function collect(match: PageMatch, lexemes: Set<string>, prefixes: Set<string>, positional: Set<string>): void {
   if ('lexeme' in match) lexemes.add(match.lexeme);
   else if ('prefix' in match) prefixes.add(match.prefix);
-  else for (const m of 'all' in match ? match.all : 'any' in match ? match.any : match.of) collect(m, lexemes, prefixes);
+  else if ('phrase' in match) {
+    for (const lexeme of match.phrase) {
+      lexemes.add(lexeme);
+      positional.add(lexeme);
+    }
+  } else for (const m of 'all' in match ? match.all : 'any' in match ? match.any : match.of) collect(m, lexemes, prefixes, positional);
 }
 
 const NONE: Scores = { keys: new Uint32Array(0), scores: new Float64Array(0) };
@@ -95,9 +108,56 @@ export function evaluate(match: PageMatch, lists: ReadonlyMap<string, Scores>): 
     const started = [...lists].filter(([lexeme]) => lexeme.startsWith(match.prefix)).map(([, list]) => list);
     return merge(started, 1, true);
   }
+  if ('phrase' in match) return phrase(match.phrase, lists);
   if ('all' in match) return merge(match.all.map((m) => evaluate(m, lists)), match.all.length, false);
   if ('any' in match) return merge(match.any.map((m) => evaluate(m, lists)), 1, false);
   return merge(match.of.map((m) => evaluate(m, lists)), match.atLeast, false);
+}
+
+/**
+ * Pages where the lexemes follow each other in one section, scored by the sum of the impacts of
+ * the distinct lexemes: the pages holding all of them, kept when their positions hold the chain.
+ * Where positions are missing (none read, or none stored for a page), a page holding all of
+ * them is kept: a candidate too many costs ranking, one too few a result.
+ */
+function phrase(lexemes: readonly string[], lists: ReadonlyMap<string, Scores>): Scores {
+  const distinct = [...new Set(lexemes)];
+  const parts = distinct.map((lexeme) => lists.get(lexeme) ?? NONE);
+  const holding = merge(parts, parts.length, false);
+  if (holding.keys.length === 0 || parts.some((p) => !p.positions)) return holding;
+  const order = lexemes.map((lexeme) => distinct.indexOf(lexeme));
+  const at = new Array<number>(parts.length).fill(0);
+  const keys = new Uint32Array(holding.keys.length);
+  const scores = new Float64Array(holding.keys.length);
+  let k = 0;
+  for (let i = 0; i < holding.keys.length; i++) {
+    const key = holding.keys[i];
+    const held = parts.map((part, j) => {
+      while (part.keys[at[j]] < key) at[j]++;
+      const { rows, row, offset } = part.positions!;
+      return readPositions(rows[row[at[j]]], offset[at[j]]);
+    });
+    if (!follow(order.map((j) => held[j]))) continue;
+    keys[k] = key;
+    scores[k++] = holding.scores[i];
+  }
+  return { keys: keys.subarray(0, k), scores: scores.subarray(0, k) };
+}
+
+/** Whether some position p of the first list has p + j in the j-th (ascending lists; an empty one is unknown). */
+export function follow(lists: ReadonlyArray<readonly number[]>): boolean {
+  if (lists.some((l) => l.length === 0)) return true;
+  const at = new Array<number>(lists.length).fill(0);
+  next: for (const p of lists[0]) {
+    for (let j = 1; j < lists.length; j++) {
+      const list = lists[j];
+      while (at[j] < list.length && list[at[j]] < p + j) at[j]++;
+      if (at[j] === list.length) return false;
+      if (list[at[j]] !== p + j) continue next;
+    }
+    return true;
+  }
+  return false;
 }
 
 /**
@@ -171,33 +231,47 @@ function merge(parts: Scores[], needed: number, max: boolean): Scores {
   return { keys: keys.subarray(0, k), scores: scores.subarray(0, k) };
 }
 
-/** One lexeme's lists of several spaces as one list sorted by key (each is sorted already). */
+/** One lexeme's lists of several spaces as one list sorted by key (each is sorted already), with their positions when read. */
 function concatByKey(lists: Postings[]): Scores {
   const n = lists.reduce((sum, l) => sum + l.keys.length, 0);
   const keys = new Uint32Array(n);
   const scores = new Float64Array(n);
+  const withPositions = lists.every((l) => l.positions);
+  const row = withPositions ? new Uint32Array(n) : undefined;
+  const offset = withPositions ? new Uint32Array(n) : undefined;
   let k = 0;
   let sorted = true;
-  for (const list of lists) {
+  for (const [r, list] of lists.entries()) {
     for (let i = 0; i < list.keys.length; i++, k++) {
       keys[k] = list.keys[i];
       scores[k] = list.impacts[i];
+      if (row) {
+        row[k] = r;
+        offset![k] = list.positions!.offsets[i];
+      }
       if (k > 0 && keys[k] < keys[k - 1]) sorted = false;
     }
   }
-  if (sorted) return { keys, scores };
+  const rows = withPositions ? lists.map((l) => l.positions!.bytes) : [];
+  if (sorted) return { keys, scores, ...(row ? { positions: { rows, row, offset: offset! } } : {}) };
   // Key and position packed in one double (keys < 2^32, positions < 2^21): a native numeric sort.
   const packed = new Float64Array(n);
   for (let i = 0; i < n; i++) packed[i] = keys[i] * 2 ** 21 + i;
   packed.sort();
   const outKeys = new Uint32Array(n);
   const outScores = new Float64Array(n);
+  const outRow = row ? new Uint32Array(n) : undefined;
+  const outOffset = row ? new Uint32Array(n) : undefined;
   for (let i = 0; i < n; i++) {
     const at = packed[i] % 2 ** 21;
     outKeys[i] = keys[at];
     outScores[i] = scores[at];
+    if (outRow) {
+      outRow[i] = row![at];
+      outOffset![i] = offset![at];
+    }
   }
-  return { keys: outKeys, scores: outScores };
+  return { keys: outKeys, scores: outScores, ...(outRow ? { positions: { rows, row: outRow, offset: outOffset! } } : {}) };
 }
 
 /** The `limit` best pages, by score then key (so that ties are cut the same way every time). */

@@ -1,5 +1,5 @@
-import { decodePostings, encodePostings, patchPostings } from './postings';
-import { evaluate, PageMatch } from './page-candidates';
+import { decodePostings, encodePositions, encodePostings, pagePosition, patchPostings, readPositions } from './postings';
+import { evaluate, follow, PageMatch, Scores } from './page-candidates';
 
 describe('postings', () => {
   it('round-trips page keys and impacts through 8-byte records, at any byte offset', () => {
@@ -13,12 +13,24 @@ describe('postings', () => {
   });
 
   it('patches a list: removed pages out, new ones merged in by key, a re-added key replaced', () => {
-    const current = { keys: Uint32Array.from([2, 5, 9]), impacts: Float32Array.from([0.5, 0.5, 0.5]) };
-    const next = patchPostings(current, new Set([5]), new Map([[1, 0.25], [9, 1], [12, 2]]));
+    const entry = (impact: number, positions: number[]) => ({ impact, positions });
+    const stored = encodePositions([[1], [2, 3], [16_385, 40_000]]);
+    const current = decodePostings(encodePostings([2, 5, 9], [0.5, 0.5, 0.5]), stored);
+    const next = patchPostings(current, new Set([5]), new Map([[1, entry(0.25, [7])], [9, entry(1, [3, 300])], [12, entry(2, [1, 2, 3])]]));
     expect([...next.keys]).toEqual([1, 2, 9, 12]);
     expect([...next.impacts]).toEqual([0.25, 0.5, 1, 2]);
-    expect([...patchPostings(undefined, new Set(), new Map([[4, 1]])).keys]).toEqual([4]);
+    const decoded = decodePostings(encodePostings(next.keys, next.impacts), next.positions);
+    expect([0, 1, 2, 3].map((i) => readPositions(decoded.positions!.bytes, decoded.positions!.offsets[i]))).toEqual([[7], [1], [3, 300], [1, 2, 3]]);
+    expect([...patchPostings(undefined, new Set(), new Map([[4, entry(1, [1])]])).keys]).toEqual([4]);
     expect(patchPostings(current, new Set([2, 5, 9]), new Map()).keys.length).toBe(0);
+  });
+
+  it('round-trips positions as varint deltas, large ones included, each page found by its offset', () => {
+    const lists = [[1, 2, 127, 128, 16_383], [], [pagePosition(3, 5), pagePosition(1_000, 16_383), 2 ** 40]];
+    const bytes = encodePositions(lists);
+    const { positions } = decodePostings(encodePostings([1, 2, 3], [1, 1, 1]), bytes);
+    expect([0, 1, 2].map((i) => readPositions(bytes, positions!.offsets[i]))).toEqual(lists);
+    expect(positions!.offsets[3]).toBe(bytes.byteLength);
   });
 });
 
@@ -43,6 +55,33 @@ describe('page matches over postings', () => {
 
   it('takes a page at least the given number of parts hold', () => {
     expect(scores({ atLeast: 2, of: [{ lexeme: 'buffer' }, { lexeme: 'plugin' }, { lexeme: 'buffered' }] })).toEqual({ 2: 0.75, 3: 0.6 });
+  });
+
+  it('matches a phrase where its lexemes follow each other, by their positions', () => {
+    const positional = (entries: Array<[number, number, number[]]>): Scores => {
+      const bytes = encodePositions(entries.map((e) => e[2]));
+      const { positions } = decodePostings(encodePostings(entries.map((e) => e[0]), entries.map((e) => e[1])), bytes);
+      return { ...list(entries.map((e) => [e[0], e[1]])), positions: { rows: [bytes], row: new Uint32Array(entries.length), offset: positions!.offsets.subarray(0, entries.length) } };
+    };
+    const withPositions = new Map([
+      // Page 1: "disk latency" at 4-5; page 2: both words apart; page 3: neighbours across two sections.
+      ['disk', positional([[1, 0.5, [4]], [2, 0.5, [2, 9]], [3, 0.5, [pagePosition(0, 16_383)]]])],
+      ['latenc', positional([[1, 0.25, [5, 30]], [2, 0.25, [1, 12]], [3, 0.25, [pagePosition(1, 1)]]])],
+    ]);
+    const found = evaluate({ phrase: ['disk', 'latenc'] }, withPositions);
+    expect([...found.keys]).toEqual([1]);
+    expect([...found.scores]).toEqual([0.75]);
+    expect([...evaluate({ phrase: ['latenc', 'disk'] }, withPositions).keys]).toEqual([2]);
+    expect(evaluate({ phrase: ['disk', 'zebra'] }, withPositions).keys.length).toBe(0);
+    // Without positions, every page holding all of them stays a candidate.
+    expect([...evaluate({ phrase: ['buffer', 'plugin'] }, lists).keys]).toEqual([2, 3]);
+  });
+
+  it('follows a chain of positions, a repeated lexeme included; an unknown list matches', () => {
+    expect(follow([[1, 5], [2, 9], [3]])).toBe(true);
+    expect(follow([[1, 5], [6], [3]])).toBe(false);
+    expect(follow([[3, 4], [3, 4]])).toBe(true);
+    expect(follow([[1], []])).toBe(true);
   });
 
   it('matches a prefix by the best of the lexemes it starts', () => {

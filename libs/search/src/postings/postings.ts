@@ -4,13 +4,39 @@
  * one `bytea` of 8-byte records (page key: uint32, impact: float32, little-endian) sorted by page
  * key: a list of 1,000 pages is 8 KB read in one row, decoded without parsing, and merged with
  * others in one pass.
+ *
+ * Beside them, in another `bytea` read only for phrases, each page's positions of the lexeme
+ * (see `pagePosition`), in the same order: a varint count, then the positions as varint deltas.
+ * A phrase is then checked on the postings, like a word, instead of by ranking every page that
+ * holds its words in any order.
  */
 export interface Postings {
   keys: Uint32Array;
   impacts: Float32Array;
+  /** The encoded positions and where each page's start (one offset per key, and the end). */
+  positions?: { bytes: Uint8Array; offsets: Uint32Array };
+}
+
+/** A page's entry in a lexeme's postings, as the indexer computes it. */
+export interface PostingEntry {
+  impact: number;
+  /** Ascending page positions (see `pagePosition`). */
+  positions: number[];
 }
 
 const RECORD = 8;
+/** Section positions stay below this (PostgreSQL's tsvector positions end at 16,383). */
+const SECTION_SPAN = 16_384;
+
+/**
+ * A position in the page: its section's rank times SECTION_SPAN plus the position in the
+ * section's tsvector. Two lexemes are neighbours in a section exactly when their page positions
+ * differ by one (no tsvector position is 0, so a section's last position and the next section's
+ * first never are).
+ */
+export function pagePosition(ord: number, position: number): number {
+  return ord * SECTION_SPAN + position;
+}
 
 export function encodePostings(keys: ArrayLike<number>, impacts: ArrayLike<number>): Uint8Array {
   const out = new Uint8Array(keys.length * RECORD);
@@ -22,7 +48,7 @@ export function encodePostings(keys: ArrayLike<number>, impacts: ArrayLike<numbe
   return out;
 }
 
-export function decodePostings(bytes: Uint8Array): Postings {
+export function decodePostings(bytes: Uint8Array, positions?: Uint8Array | null): Postings {
   const n = Math.floor(bytes.byteLength / RECORD);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const keys = new Uint32Array(n);
@@ -31,35 +57,135 @@ export function decodePostings(bytes: Uint8Array): Postings {
     keys[i] = view.getUint32(i * RECORD, true);
     impacts[i] = view.getFloat32(i * RECORD + 4, true);
   }
-  return { keys, impacts };
+  return positions ? { keys, impacts, positions: { bytes: positions, offsets: positionOffsets(positions, n) } } : { keys, impacts };
+}
+
+/** Where each of the `n` pages' positions start in `bytes`, and where the last ends. */
+function positionOffsets(bytes: Uint8Array, n: number): Uint32Array {
+  const offsets = new Uint32Array(n + 1);
+  let at = 0;
+  for (let i = 0; i < n; i++) {
+    offsets[i] = at;
+    // The count, then as many varints: each ends at a byte below 0x80.
+    let count = 0;
+    let shift = 1;
+    let b;
+    do {
+      b = bytes[at++];
+      count += (b & 0x7f) * shift;
+      shift *= 128;
+    } while (b >= 0x80);
+    for (let k = 0; k < count; k++) while (bytes[at++] >= 0x80);
+  }
+  offsets[n] = at;
+  return offsets;
+}
+
+/** The positions encoded at `offset` (see `encodePositions`). */
+export function readPositions(bytes: Uint8Array, offset: number): number[] {
+  let at = offset;
+  const next = () => {
+    let value = 0;
+    let shift = 1;
+    let b;
+    do {
+      b = bytes[at++];
+      value += (b & 0x7f) * shift;
+      shift *= 128;
+    } while (b >= 0x80);
+    return value;
+  };
+  const count = next();
+  const out = new Array<number>(count);
+  let last = 0;
+  for (let k = 0; k < count; k++) out[k] = last += next();
+  return out;
+}
+
+/** Growable bytes for positions. */
+class ByteWriter {
+  bytes = new Uint8Array(1024);
+  length = 0;
+
+  varint(value: number): void {
+    if (this.length + 8 > this.bytes.length) {
+      const grown = new Uint8Array(this.bytes.length * 2);
+      grown.set(this.bytes.subarray(0, this.length));
+      this.bytes = grown;
+    }
+    while (value >= 0x80) {
+      this.bytes[this.length++] = (value % 0x80) | 0x80;
+      value = Math.floor(value / 0x80);
+    }
+    this.bytes[this.length++] = value;
+  }
+
+  positions(list: readonly number[]): void {
+    this.varint(list.length);
+    let last = 0;
+    for (const p of list) {
+      this.varint(p - last);
+      last = p;
+    }
+  }
+
+  copy(slice: Uint8Array): void {
+    if (this.length + slice.length > this.bytes.length) {
+      const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.length + slice.length));
+      grown.set(this.bytes.subarray(0, this.length));
+      this.bytes = grown;
+    }
+    this.bytes.set(slice, this.length);
+    this.length += slice.length;
+  }
+
+  done(): Uint8Array {
+    return this.bytes.subarray(0, this.length);
+  }
+}
+
+/** Each page's positions, in key order, as stored (see `Postings`). */
+export function encodePositions(lists: ReadonlyArray<readonly number[]>): Uint8Array {
+  const w = new ByteWriter();
+  for (const list of lists) w.positions(list);
+  return w.done();
 }
 
 /**
- * `current` without the pages in `removed`, with `added` (page key -> impact) merged in by key.
- * Keys in `added` replace the same keys in `current`.
+ * `current` without the pages in `removed`, with `added` (page key -> entry) merged in by key:
+ * keys and impacts, and the positions encoded. Keys in `added` replace the same keys in `current`.
+ * A page of `current` whose positions were not read is kept with none (an index built before
+ * positions were stored is rebuilt whole).
  */
-export function patchPostings(current: Postings | undefined, removed: ReadonlySet<number>, added: ReadonlyMap<number, number>): Postings {
+export function patchPostings(
+  current: Postings | undefined,
+  removed: ReadonlySet<number>,
+  added: ReadonlyMap<number, PostingEntry>,
+): { keys: Uint32Array; impacts: Float32Array; positions: Uint8Array } {
   const keys: number[] = [];
   const impacts: number[] = [];
+  const positions = new ByteWriter();
   const fresh = [...added.keys()].sort((a, b) => a - b);
+  const push = (key: number) => {
+    const entry = added.get(key)!;
+    keys.push(key);
+    impacts.push(entry.impact);
+    positions.positions(entry.positions);
+  };
   let f = 0;
   const n = current?.keys.length ?? 0;
+  const stored = current?.positions;
   for (let i = 0; i < n; i++) {
     const key = current!.keys[i];
-    while (f < fresh.length && fresh[f] < key) {
-      keys.push(fresh[f]);
-      impacts.push(added.get(fresh[f])!);
-      f++;
-    }
+    while (f < fresh.length && fresh[f] < key) push(fresh[f++]);
     if (removed.has(key) || added.has(key)) continue;
     keys.push(key);
     impacts.push(current!.impacts[i]);
+    if (stored) positions.copy(stored.bytes.subarray(stored.offsets[i], stored.offsets[i + 1]));
+    else positions.varint(0);
   }
-  for (; f < fresh.length; f++) {
-    keys.push(fresh[f]);
-    impacts.push(added.get(fresh[f])!);
-  }
-  return { keys: Uint32Array.from(keys), impacts: Float32Array.from(impacts) };
+  for (; f < fresh.length; f++) push(fresh[f]);
+  return { keys: Uint32Array.from(keys), impacts: Float32Array.from(impacts), positions: positions.done() };
 }
 
 export function toHex(bytes: Uint8Array): string {

@@ -134,8 +134,8 @@ function termQuery(term: QueryTerm, opts: TsqueryOptions, phraseOnly = false): s
 /**
  * The page-level shape of `buildTsquery`'s query, for the postings (see `pageCandidates`): the
  * same lexemes, AND within a page where the tsquery has AND within a section, and phrases and
- * CJK chains as all of their lexemes (their order is checked by the exact ranking). Undefined
- * when nothing is left to search for.
+ * CJK chains as their lexemes in order (checked by their positions). Undefined when nothing is
+ * left to search for.
  */
 export function pageMatch(terms: readonly QueryTerm[], opts: TsqueryOptions): PageMatch | undefined {
   const parts = meaningfulTerms(terms, opts)
@@ -164,12 +164,16 @@ function termMatch(term: QueryTerm, opts: TsqueryOptions): PageMatch | undefined
     }
     case 'cjk': {
       if (term.grams.length === 1) return { prefix: term.grams[0] };
-      const grams = [...new Set(term.grams)].map((lexeme) => ({ lexeme }));
+      const chain = term.grams;
+      const grams = [...new Set(chain)].map((lexeme) => ({ lexeme }));
       if (opts.mode === 'any') return { any: grams };
       if (isLongCjk(term)) return { atLeast: Math.max(2, Math.ceil(grams.length * CJK_MIN_SHARE)), of: grams };
-      return { all: grams };
+      return { phrase: chain };
     }
-    case 'phrase':
-      return allOf([...new Set(term.tokens.map((t) => (t.cjk ? t.text : (opts.lexemes(t.text)[0] ?? t.text))))]);
+    case 'phrase': {
+      // The lexemes of termQuery's chain.
+      const lexemes = term.tokens.map((t) => (t.cjk ? t.text : (opts.lexemes(t.text)[0] ?? t.text)));
+      return lexemes.length === 1 ? { lexeme: lexemes[0] } : { phrase: lexemes };
+    }
   }
 }

@@ -1,5 +1,6 @@
 import { RANK_WEIGHTS } from '../ranking';
 import { isCjkToken, textTokens } from './tokenize';
+import { pagePosition } from '../postings/postings';
 
 export type Weight = 'A' | 'B' | 'C' | 'D';
 
@@ -27,11 +28,16 @@ export function collectWords(lists: Iterable<readonly string[]>, into = new Set<
  * matches); CJK grams as themselves. Fields are separated by an unused position so that a
  * phrase never spans two of them. Text past PostgreSQL's last position is left out (such
  * giant sections would otherwise pile onto it and approach the 1 MB tsvector limit).
- * With `impacts`, also raises each lexeme's entry there to what `ts_rank(RANK_WEIGHTS, tsvector,
- * lexeme, 1)` gives the section for that lexeme alone (so a map shared by a page's sections ends
- * with the page's best section).
+ * With `page`, also raises each lexeme's entry in `impacts` to what `ts_rank(RANK_WEIGHTS,
+ * tsvector, lexeme, 1)` gives the section for that lexeme alone (so a map shared by a page's
+ * sections ends with the page's best section), and appends the positions the tsvector holds for
+ * each lexeme to `positions`, as page positions of section `ord` (see `pagePosition`).
  */
-export function buildTsvector(fields: readonly WeightedTokens[], lexemesOf: (word: string) => readonly string[], impacts?: Map<string, number>): string {
+export function buildTsvector(
+  fields: readonly WeightedTokens[],
+  lexemesOf: (word: string) => readonly string[],
+  page?: { impacts: Map<string, number>; positions: Map<string, number[]>; ord: number },
+): string {
   // Slots instead of arrays of strings: one string per lexeme grows by concatenation (ropes).
   const slots = new Map<string, number>();
   const lexemes: string[] = [];
@@ -41,7 +47,9 @@ export function buildTsvector(fields: readonly WeightedTokens[], lexemesOf: (wor
   const sums: number[] = [];
   const maxWeights: number[] = [];
   const maxAt: number[] = [];
-  const add = (lexeme: string, entry: string, w: number) => {
+  const held: number[][] = [];
+  const base = page ? pagePosition(page.ord, 0) : 0;
+  const add = (lexeme: string, entry: string, w: number, position: number) => {
     const slot = slots.get(lexeme);
     if (slot === undefined) {
       slots.set(lexeme, lexemes.length);
@@ -51,7 +59,10 @@ export function buildTsvector(fields: readonly WeightedTokens[], lexemesOf: (wor
       sums.push(w);
       maxWeights.push(w);
       maxAt.push(0);
+      if (page) held.push([base + position]);
     } else if (counts[slot] < MAX_POSITIONS) {
+      // A lexeme twice at one position (a word and a stem alike) is one position of the tsvector.
+      if (page && held[slot][held[slot].length - 1] !== base + position) held[slot].push(base + position);
       lists[slot] += ',' + entry;
       const j = counts[slot]++;
       sums[slot] += w / ((j + 1) * (j + 1));
@@ -73,20 +84,21 @@ export function buildTsvector(fields: readonly WeightedTokens[], lexemesOf: (wor
       // D is PostgreSQL's default weight and is written without a letter: the text's weight.
       const entry = weight === 'D' ? String(position) : position + weight;
       const w = WEIGHT_VALUE[weight];
-      add(token, entry, w);
+      add(token, entry, w, position);
       if (isCjkToken(token)) {
         // The last character of a run is in no chunk as a first character: it is indexed on its
         // own too (at the last chunk's position), so a one-character query (`'x':*`) finds it.
         const last = lastCharOfRunEnd(token, tokens[i + 1]);
-        if (last) add(last, entry, w);
+        if (last) add(last, entry, w, position);
         continue;
       }
       const stems = lexemesOf(token);
-      for (let k = 0; k < stems.length; k++) if (stems[k] !== token) add(stems[k], entry, w);
+      for (let k = 0; k < stems.length; k++) if (stems[k] !== token) add(stems[k], entry, w, position);
     }
     position++;
   }
-  if (impacts) {
+  if (page) {
+    const { impacts, positions } = page;
     let length = 0;
     for (let i = 0; i < counts.length; i++) length += counts[i];
     const norm = Math.log2(length + 1);
@@ -95,6 +107,9 @@ export function buildTsvector(fields: readonly WeightedTokens[], lexemesOf: (wor
       const rank = (maxWeights[i] + sums[i] - maxWeights[i] / ((j + 1) * (j + 1))) / PI2_6 / norm;
       const had = impacts.get(lexemes[i]);
       if (had === undefined || rank > had) impacts.set(lexemes[i], rank);
+      const list = positions.get(lexemes[i]);
+      if (list) for (const p of held[i]) list.push(p);
+      else positions.set(lexemes[i], held[i]);
     }
   }
   let out = '';
