@@ -260,7 +260,6 @@ export class SearchQueries {
     const params: unknown[] = [];
     const p = (v: unknown) => (params.push(v), `$${params.length}`);
     const hits: string[] = [];
-    const qByGroup: string[] = [];
     // Whether each section holds each exact spelling (see EXACT_WEIGHT).
     const exact = exactWords.map((w, k) => ({ holds: `s.tsv @@ ${p(quoteLexeme(w))}::tsquery AS e${k}`, col: `e${k}`, df: `d${k}` }));
     const exactHolds = exact.map((e) => `, ${e.holds}`).join('');
@@ -281,7 +280,6 @@ export class SearchQueries {
       const q = `${p(query)}::tsquery`;
       // One space: an equality the planner estimates well (and answers from the primary key).
       const inSpaces = (column: string) => (g.spaceIds.length === 1 ? `${column} = ${p(g.spaceIds[0])}` : `${column} = ANY(${p(g.spaceIds)}::text[])`);
-      qByGroup.push(`WHEN ${i} THEN ${q}`);
       // A long CJK run: enough of its chunks, more of them and the exact phrase ranking higher.
       const counts = cjk.map((c, k) => `CROSS JOIN LATERAL (SELECT count(*)::float8 AS n FROM unnest(${p(c.grams)}::tsquery[]) AS u(q) WHERE s.tsv @@ u.q) k${k}`);
       const needs = cjk.map((c, k) => ` AND k${k}.n >= ${c.needed}`).join('');
@@ -292,10 +290,11 @@ export class SearchQueries {
       // the two sets of candidates was planned as a nested loop over both).
       const n = Math.max(1, perTerm.length);
       hits.push(
-        `SELECT s.space_id, s.page_id, (ts_rank('${RANK_WEIGHTS_SQL}', s.tsv, ${q}, ${RANK_NORMALIZATION})${bonus})::float8 AS r, ${i} AS g,
+        `SELECT s.space_id, s.page_id, s.ord, rk.sr, (rk.sr${bonus})::float8 AS r, ${i} AS g,
                 x.own >= ${n} AS all_terms,
                 (${TITLE_WEIGHT} * x.tm / ${n} + ${SPECIFIC_WEIGHT} * (x.tm / ${n}) * least(1, x.tm / greatest(s.title_words, 1)))::float8 AS boost${exactHolds}
            FROM candidate_sections s ${counts.join(' ')}
+           CROSS JOIN LATERAL (SELECT ts_rank('${RANK_WEIGHTS_SQL}', s.tsv, ${q}, ${RANK_NORMALIZATION})::float8 AS sr) rk
            CROSS JOIN LATERAL (
              SELECT coalesce(sum(CASE WHEN s.title_tsv @@ u.ea THEN 1.0 WHEN s.title_tsv @@ u.la OR s.title_tsv @@ u.e THEN 0.5 WHEN s.title_tsv @@ u.l THEN 0.25 ELSE 0 END), 0)::float8 AS tm,
                     count(*) FILTER (WHERE s.title_tsv @@ u.lab) AS own
@@ -308,7 +307,7 @@ export class SearchQueries {
     const after = cursor ? `WHERE score < ${p(cursor[1])}::float8 OR (score = ${p(cursor[1])}::float8 AND (space_id, page_id) > (${p(cursor[2])}, ${p(cursor[3])}))` : '';
     // Rank every matching section (the tsvectors are inline and uncompressed for this), rank
     // pages by their best section plus the title boost; then, for the returned page of results
-    // only, rank their sections again to pick the best three and read their texts.
+    // only, pick their best three sections from the same hits and read their texts.
     const r = await this.db.query<{
       space_id: string;
       page_id: string;
@@ -332,11 +331,8 @@ export class SearchQueries {
            FROM best b${exact.length ? ' CROSS JOIN spread sp' : ''}),
        top AS (SELECT * FROM scored ${after} ORDER BY score DESC, space_id, page_id LIMIT ${p(limit + 1)}),
        shown AS (
-         SELECT s.space_id, s.page_id, s.ord, x.r, row_number() OVER (PARTITION BY s.space_id, s.page_id ORDER BY x.r DESC, s.ord) AS i
-           FROM top JOIN rm_search_sections s ON s.space_id = top.space_id AND s.page_id = top.page_id
-           CROSS JOIN LATERAL (SELECT (CASE top.g ${qByGroup.join(' ')} END) AS q) qq
-           CROSS JOIN LATERAL (SELECT ts_rank('${RANK_WEIGHTS_SQL}', s.tsv, qq.q, ${RANK_NORMALIZATION})::float8 AS r) x
-          WHERE s.tsv @@ qq.q)
+         SELECT h.space_id, h.page_id, h.ord, h.sr AS r, row_number() OVER (PARTITION BY h.space_id, h.page_id ORDER BY h.sr DESC, h.ord) AS i
+           FROM top JOIN hits h ON h.space_id = top.space_id AND h.page_id = top.page_id AND h.g = top.g)
        SELECT top.space_id, top.page_id, top.page_match, top.score, top.total, p.title, p.path, p.description, p.ancestors,
               (SELECT json_agg(json_build_object('id', x.section_id, 'title', x.title, 'body', x.body, 'score', sh.r) ORDER BY sh.i)
                  FROM shown sh JOIN rm_search_texts x ON x.space_id = sh.space_id AND x.page_id = sh.page_id AND x.ord = sh.ord

@@ -84,7 +84,7 @@ export async function pageCandidates(db: Queryable, spaceKeys: readonly number[]
   const scores = evaluate(match, lists);
   const holders = count.map((lexeme) => {
     const list = lists.get(lexeme);
-    return list ? merge([scores, list], 2, false).keys.length : 0;
+    return list ? common(scores.keys, list.keys) : 0;
   });
   return { ...best(scores, limit), holders };
 }
@@ -229,6 +229,22 @@ function merge(parts: Scores[], needed: number, max: boolean): Scores {
     scores[k++] = acc.scores[i];
   }
   return { keys: keys.subarray(0, k), scores: scores.subarray(0, k) };
+}
+
+/** How many keys two sorted lists share. */
+function common(a: Uint32Array, b: Uint32Array): number {
+  let n = 0;
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) {
+      n++;
+      i++;
+      j++;
+    } else if (a[i] < b[j]) i++;
+    else j++;
+  }
+  return n;
 }
 
 /** One lexeme's lists of several spaces as one list sorted by key (each is sorted already), with their positions when read. */

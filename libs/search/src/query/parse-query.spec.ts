@@ -55,8 +55,10 @@ describe('parseQuery and buildTsquery', () => {
       all: [{ lexeme: 'instal' }, { any: [{ prefix: 'servers' }, { lexeme: 'server' }] }],
     });
     expect(pageMatch(parseQuery('"running the servers" serverz '), { mode: 'all', lexemes, alternatives })).toEqual({
-      all: [{ all: [{ lexeme: 'run' }, { lexeme: 'the' }, { lexeme: 'server' }] }, { any: [{ lexeme: 'serverz' }, { lexeme: 'server' }] }],
+      all: [{ phrase: ['run', 'the', 'server'] }, { any: [{ lexeme: 'serverz' }, { lexeme: 'server' }] }],
     });
+    // A short CJK run is a chain of its bigrams, in order.
+    expect(pageMatch(parseQuery('資料庫'), { mode: 'all', lexemes })).toEqual({ phrase: ['資料', '料庫'] });
     expect(pageMatch(parseQuery('資料庫備份'), { mode: 'all', lexemes })).toEqual({
       atLeast: 2,
       of: [{ lexeme: '資料' }, { lexeme: '料庫' }, { lexeme: '庫備' }, { lexeme: '備份' }],
