@@ -1,5 +1,5 @@
 import type { Queryable } from '@quire/platform/db/db';
-import { decodePostings, Postings, readPositions } from './postings';
+import { decodePostings, Postings, readPositionsInto } from './postings';
 
 /**
  * What a page must hold, in lexemes, for a query: the page-level shape of its tsquery (see
@@ -125,34 +125,50 @@ function phrase(lexemes: readonly string[], lists: ReadonlyMap<string, Scores>):
   const parts = distinct.map((lexeme) => lists.get(lexeme) ?? NONE);
   const holding = merge(parts, parts.length, false);
   if (holding.keys.length === 0 || parts.some((p) => !p.positions)) return holding;
-  const order = lexemes.map((lexeme) => distinct.indexOf(lexeme));
+  // Each lexeme's positions on the page at hand, decoded into the same arrays page after page.
+  const held = parts.map(() => [] as number[]);
+  const counts = new Array<number>(parts.length).fill(0);
+  const chain = lexemes.map((lexeme) => distinct.indexOf(lexeme));
+  const chainLists = chain.map((j) => held[j]);
+  const chainCounts = new Array<number>(chain.length).fill(0);
+  const scratch = new Array<number>(chain.length).fill(0);
   const at = new Array<number>(parts.length).fill(0);
   const keys = new Uint32Array(holding.keys.length);
   const scores = new Float64Array(holding.keys.length);
   let k = 0;
   for (let i = 0; i < holding.keys.length; i++) {
     const key = holding.keys[i];
-    const held = parts.map((part, j) => {
+    for (let j = 0; j < parts.length; j++) {
+      const part = parts[j];
       while (part.keys[at[j]] < key) at[j]++;
       const { rows, row, offset } = part.positions!;
-      return readPositions(rows[row[at[j]]], offset[at[j]]);
-    });
-    if (!follow(order.map((j) => held[j]))) continue;
+      counts[j] = readPositionsInto(rows[row[at[j]]], offset[at[j]], held[j]);
+    }
+    for (let c = 0; c < chain.length; c++) chainCounts[c] = counts[chain[c]];
+    if (!follow(chainLists, chainCounts, scratch)) continue;
     keys[k] = key;
     scores[k++] = holding.scores[i];
   }
   return { keys: keys.subarray(0, k), scores: scores.subarray(0, k) };
 }
 
-/** Whether some position p of the first list has p + j in the j-th (ascending lists; an empty one is unknown). */
-export function follow(lists: ReadonlyArray<readonly number[]>): boolean {
-  if (lists.some((l) => l.length === 0)) return true;
-  const at = new Array<number>(lists.length).fill(0);
-  next: for (const p of lists[0]) {
+/**
+ * Whether some position p of the first list has p + j in the j-th (ascending lists, the first
+ * `lengths[j]` of each; an empty one is unknown). `at` is scratch of the lists' number.
+ */
+export function follow(lists: ReadonlyArray<readonly number[]>, lengths: readonly number[] = lists.map((l) => l.length), at: number[] = lists.map(() => 0)): boolean {
+  for (let j = 0; j < lists.length; j++) {
+    if (lengths[j] === 0) return true;
+    at[j] = 0;
+  }
+  const first = lists[0];
+  next: for (let i = 0; i < lengths[0]; i++) {
+    const p = first[i];
     for (let j = 1; j < lists.length; j++) {
       const list = lists[j];
-      while (at[j] < list.length && list[at[j]] < p + j) at[j]++;
-      if (at[j] === list.length) return false;
+      const n = lengths[j];
+      while (at[j] < n && list[at[j]] < p + j) at[j]++;
+      if (at[j] === n) return false;
       if (list[at[j]] !== p + j) continue next;
     }
     return true;

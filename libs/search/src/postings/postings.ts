@@ -83,29 +83,45 @@ function positionOffsets(bytes: Uint8Array, n: number): Uint32Array {
 
 /** The positions encoded at `offset` (see `encodePositions`). */
 export function readPositions(bytes: Uint8Array, offset: number): number[] {
+  const out: number[] = [];
+  out.length = readPositionsInto(bytes, offset, out);
+  return out;
+}
+
+/** The positions encoded at `offset` written to the start of `into`; returns how many. */
+export function readPositionsInto(bytes: Uint8Array, offset: number, into: number[]): number {
   let at = offset;
-  const next = () => {
-    let value = 0;
-    let shift = 1;
-    let b;
+  let count = 0;
+  let shift = 1;
+  let b;
+  do {
+    b = bytes[at++];
+    count += (b & 0x7f) * shift;
+    shift *= 128;
+  } while (b >= 0x80);
+  let last = 0;
+  for (let k = 0; k < count; k++) {
+    let delta = 0;
+    shift = 1;
     do {
       b = bytes[at++];
-      value += (b & 0x7f) * shift;
+      delta += (b & 0x7f) * shift;
       shift *= 128;
     } while (b >= 0x80);
-    return value;
-  };
-  const count = next();
-  const out = new Array<number>(count);
-  let last = 0;
-  for (let k = 0; k < count; k++) out[k] = last += next();
-  return out;
+    into[k] = last += delta;
+  }
+  return count;
 }
 
 /** Growable bytes for positions. */
 class ByteWriter {
   bytes = new Uint8Array(1024);
   length = 0;
+
+  reset(): this {
+    this.length = 0;
+    return this;
+  }
 
   varint(value: number): void {
     if (this.length + 8 > this.bytes.length) {
@@ -144,6 +160,9 @@ class ByteWriter {
   }
 }
 
+/** The positions written by `patchPostings`, one list after another (copied out each time). */
+const scratch = new ByteWriter();
+
 /** Each page's positions, in key order, as stored (see `Postings`). */
 export function encodePositions(lists: ReadonlyArray<readonly number[]>): Uint8Array {
   const w = new ByteWriter();
@@ -164,7 +183,7 @@ export function patchPostings(
 ): { keys: Uint32Array; impacts: Float32Array; positions: Uint8Array } {
   const keys: number[] = [];
   const impacts: number[] = [];
-  const positions = new ByteWriter();
+  const positions = scratch.reset();
   const fresh = [...added.keys()].sort((a, b) => a - b);
   const push = (key: number) => {
     const entry = added.get(key)!;
@@ -185,7 +204,7 @@ export function patchPostings(
     else positions.varint(0);
   }
   for (; f < fresh.length; f++) push(fresh[f]);
-  return { keys: Uint32Array.from(keys), impacts: Float32Array.from(impacts), positions: positions.done() };
+  return { keys: Uint32Array.from(keys), impacts: Float32Array.from(impacts), positions: positions.done().slice() };
 }
 
 export function toHex(bytes: Uint8Array): string {

@@ -47,6 +47,7 @@ export function buildTsvector(
   const sums: number[] = [];
   const maxWeights: number[] = [];
   const maxAt: number[] = [];
+  // Each lexeme's list of page positions (shared by the page's sections, appended in order).
   const held: number[][] = [];
   const base = page ? pagePosition(page.ord, 0) : 0;
   const add = (lexeme: string, entry: string, w: number, position: number) => {
@@ -59,7 +60,12 @@ export function buildTsvector(
       sums.push(w);
       maxWeights.push(w);
       maxAt.push(0);
-      if (page) held.push([base + position]);
+      if (page) {
+        let list = page.positions.get(lexeme);
+        if (!list) page.positions.set(lexeme, (list = []));
+        list.push(base + position);
+        held.push(list);
+      }
     } else if (counts[slot] < MAX_POSITIONS) {
       // A lexeme twice at one position (a word and a stem alike) is one position of the tsvector.
       if (page && held[slot][held[slot].length - 1] !== base + position) held[slot].push(base + position);
@@ -98,7 +104,7 @@ export function buildTsvector(
     position++;
   }
   if (page) {
-    const { impacts, positions } = page;
+    const { impacts } = page;
     let length = 0;
     for (let i = 0; i < counts.length; i++) length += counts[i];
     const norm = Math.log2(length + 1);
@@ -107,9 +113,6 @@ export function buildTsvector(
       const rank = (maxWeights[i] + sums[i] - maxWeights[i] / ((j + 1) * (j + 1))) / PI2_6 / norm;
       const had = impacts.get(lexemes[i]);
       if (had === undefined || rank > had) impacts.set(lexemes[i], rank);
-      const list = positions.get(lexemes[i]);
-      if (list) for (const p of held[i]) list.push(p);
-      else positions.set(lexemes[i], held[i]);
     }
   }
   let out = '';
