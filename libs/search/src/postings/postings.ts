@@ -124,16 +124,28 @@ class ByteWriter {
   }
 
   varint(value: number): void {
-    if (this.length + 8 > this.bytes.length) {
-      const grown = new Uint8Array(this.bytes.length * 2);
-      grown.set(this.bytes.subarray(0, this.length));
-      this.bytes = grown;
+    if (this.length + 10 > this.bytes.length) this.grow(this.length + 10);
+    const bytes = this.bytes;
+    let at = this.length;
+    if (value < 0x80000000) {
+      while (value >= 0x80) {
+        bytes[at++] = (value & 0x7f) | 0x80;
+        value >>>= 7;
+      }
+    } else {
+      while (value >= 0x80) {
+        bytes[at++] = (value % 0x80) | 0x80;
+        value = Math.floor(value / 0x80);
+      }
     }
-    while (value >= 0x80) {
-      this.bytes[this.length++] = (value % 0x80) | 0x80;
-      value = Math.floor(value / 0x80);
-    }
-    this.bytes[this.length++] = value;
+    bytes[at++] = value;
+    this.length = at;
+  }
+
+  private grow(size: number): void {
+    const grown = new Uint8Array(Math.max(this.bytes.length * 2, size));
+    grown.set(this.bytes.subarray(0, this.length));
+    this.bytes = grown;
   }
 
   positions(list: readonly number[]): void {
@@ -146,11 +158,7 @@ class ByteWriter {
   }
 
   copy(slice: Uint8Array): void {
-    if (this.length + slice.length > this.bytes.length) {
-      const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.length + slice.length));
-      grown.set(this.bytes.subarray(0, this.length));
-      this.bytes = grown;
-    }
+    if (this.length + slice.length > this.bytes.length) this.grow(this.length + slice.length);
     this.bytes.set(slice, this.length);
     this.length += slice.length;
   }
