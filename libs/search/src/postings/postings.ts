@@ -193,6 +193,12 @@ export function patchPostings(
   const impacts: number[] = [];
   const positions = scratch.reset();
   const fresh = [...added.keys()].sort((a, b) => a - b);
+  const stored = current?.positions;
+  // Kept pages' positions are copied a run of neighbours at a time: [run, i) of the stored ones.
+  let run = 0;
+  const flush = (i: number) => {
+    if (stored && run < i) positions.copy(stored.bytes.subarray(stored.offsets[run], stored.offsets[i]));
+  };
   const push = (key: number) => {
     const entry = added.get(key)!;
     keys.push(key);
@@ -201,16 +207,23 @@ export function patchPostings(
   };
   let f = 0;
   const n = current?.keys.length ?? 0;
-  const stored = current?.positions;
   for (let i = 0; i < n; i++) {
     const key = current!.keys[i];
-    while (f < fresh.length && fresh[f] < key) push(fresh[f++]);
-    if (removed.has(key) || added.has(key)) continue;
+    if (f < fresh.length && fresh[f] < key) {
+      flush(i);
+      run = i;
+      while (f < fresh.length && fresh[f] < key) push(fresh[f++]);
+    }
+    if (removed.has(key) || added.has(key)) {
+      flush(i);
+      run = i + 1;
+      continue;
+    }
     keys.push(key);
     impacts.push(current!.impacts[i]);
-    if (stored) positions.copy(stored.bytes.subarray(stored.offsets[i], stored.offsets[i + 1]));
-    else positions.varint(0);
+    if (!stored) positions.varint(0);
   }
+  flush(n);
   for (; f < fresh.length; f++) push(fresh[f]);
   return { keys: Uint32Array.from(keys), impacts: Float32Array.from(impacts), positions: positions.done().slice() };
 }
