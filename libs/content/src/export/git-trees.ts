@@ -1,7 +1,8 @@
 import * as fs from 'fs';
 import git from 'isomorphic-git';
 import { join } from 'path';
-import { loosePath, readLooseObject, serializeTree, writeObject, type GitObjectType, type TreeItem } from '../store/git-objects';
+import { loosePath, readLooseObject, serializeTree, writeLooseFromPacked, writeObject, type GitObjectType, type TreeItem } from '../store/git-objects';
+import { readPackedObject } from '../store/packed-objects';
 import { createStoreCaches, type SpaceRepo } from '../store/space-repo';
 import type { TreeFile } from './compose-export-tree';
 
@@ -64,7 +65,7 @@ export async function writeTrees(repo: SpaceRepo, files: ReadonlyMap<string, Tre
 /**
  * Makes objects of one repository present in another. A loose object is hard-linked (git
  * objects never change, so both repositories may share the file), or copied where links
- * are not possible; a packed one is read and written loose.
+ * are not possible; a packed one is written loose (from its compressed bytes when packed whole).
  */
 export async function copyObjects(from: SpaceRepo, to: SpaceRepo, oids: Iterable<string>): Promise<number> {
   const pending = [...oids];
@@ -95,6 +96,13 @@ export async function copyObjects(from: SpaceRepo, to: SpaceRepo, oids: Iterable
       }
       if (fs.existsSync(dest)) continue;
       copied++;
+      // Packed whole (a revision written as a pack): its compressed bytes as they are, so the
+      // push still copies them into its pack without inflating and deflating each again.
+      const packed = await readPackedObject(from.gitdir, oid);
+      if (packed) {
+        await writeLooseFromPacked(to, oid, packed.type, packed.size, packed.deflated);
+        continue;
+      }
       const loose = await readLooseObject(from, oid);
       if (loose) {
         await writeObject(to, loose.type as GitObjectType, loose.content);

@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import { join } from 'path';
 import { inflateSync } from 'zlib';
 import { LruCache } from '../store/lru-cache';
+import { entryEnds, findPackName, parsePackIndex } from '../store/pack-index';
 
 export type GitObjectKind = 'commit' | 'tree' | 'blob' | 'tag';
 
@@ -60,12 +61,9 @@ export class PackObjectReader {
     try {
       for (const name of names.filter((n) => n.endsWith('.idx'))) {
         const path = join(dir, name.replace(/\.idx$/, '.pack'));
-        const index = parseIndex(await fs.promises.readFile(join(dir, name)), name);
+        const index = parsePackIndex(await fs.promises.readFile(join(dir, name)), name);
         const handle = await fs.promises.open(path, 'r');
-        const size = (await handle.stat()).size;
-        const sorted = [...index.offsets].sort((a, b) => a - b);
-        const ends = new Map<number, number>();
-        sorted.forEach((offset, i) => ends.set(offset, i + 1 < sorted.length ? sorted[i + 1] : size - 20));
+        const ends = entryEnds(index.offsets, (await handle.stat()).size);
         packs.push({ id: packs.length, path, handle, names: index.names, offsets: index.offsets, ends });
       }
     } catch (error) {
@@ -93,7 +91,7 @@ export class PackObjectReader {
 
   private locate(id: Buffer): { pack: Pack; offset: number } | undefined {
     for (const pack of this.packs) {
-      const i = findName(pack.names, id);
+      const i = findPackName(pack.names, id);
       if (i >= 0) return { pack, offset: pack.offsets[i] };
     }
     return undefined;
@@ -158,35 +156,6 @@ export class PackObjectReader {
     if (data.length !== size) throw new Error(`Object at offset ${offset} of ${pack.path} inflates to ${data.length} bytes, not ${size}`);
     return { type: kind, data };
   }
-}
-
-/** A version 2 pack index: sorted object ids and their offsets (large offsets included). */
-function parseIndex(idx: Buffer, name: string): { names: Buffer; offsets: number[] } {
-  if (idx.readUInt32BE(0) !== 0xff744f63 || idx.readUInt32BE(4) !== 2) throw new Error(`${name} is not a version 2 pack index`);
-  const count = idx.readUInt32BE(8 + 255 * 4);
-  const namesAt = 8 + 256 * 4;
-  const offsetsAt = namesAt + count * 20 + count * 4;
-  const largeAt = offsetsAt + count * 4;
-  const names = Buffer.from(idx.subarray(namesAt, namesAt + count * 20));
-  const offsets = new Array<number>(count);
-  for (let i = 0; i < count; i++) {
-    const small = idx.readUInt32BE(offsetsAt + i * 4);
-    offsets[i] = small & 0x80000000 ? Number(idx.readBigUInt64BE(largeAt + (small & 0x7fffffff) * 8)) : small;
-  }
-  return { names, offsets };
-}
-
-function findName(names: Buffer, id: Buffer): number {
-  let lo = 0;
-  let hi = names.length / 20 - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const cmp = names.compare(id, 0, 20, mid * 20, mid * 20 + 20);
-    if (cmp === 0) return mid;
-    if (cmp < 0) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
 }
 
 function parseLoose(raw: Buffer, oid: string): GitObjectRead {

@@ -244,8 +244,59 @@ describe('ContentStore: repositories and revisions', () => {
     const next: Record<string, RevisionFileInput> = Object.fromEntries(listed.map((f) => [f.path, { oid: f.oid }]));
     next['part-3/chapter-3/page-3.md'] = encode('# Page 3, edited\n');
     const nextStarted = performance.now();
-    await write(space, next, [revision]);
+    const edited = await write(space, next, [revision]);
     console.log(`writeRevision of one changed page among 1,052 files: ${(performance.now() - nextStarted).toFixed(0)} ms`);
+
+    // The 1,052 new blobs went into one pack, git's own format (fsck and verify-pack check every
+    // object's id and CRC); the few trees, the commits and the one changed page are loose.
+    const packs = readdirSync(join(store.repositoryPath(space), 'objects', 'pack'));
+    expect(packs.filter((name) => name.endsWith('.idx'))).toHaveLength(1);
+    expect(packs.filter((name) => name.startsWith('tmp_'))).toEqual([]);
+    const idx = join(store.repositoryPath(space), 'objects', 'pack', packs.find((name) => name.endsWith('.idx'))!);
+    expect(gitCli(space, 'verify-pack', '-v', idx).trim().split('\n')).toHaveLength(1052 + 2);
+    const looseBlobs = execFileSync('git', ['--git-dir', store.repositoryPath(space), 'cat-file', '--batch-check=%(objecttype) %(objectname)'], {
+      input: looseObjects(space).join('\n'),
+      env: { PATH: process.env.PATH, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
+    })
+      .toString()
+      .split('\n')
+      .filter((line) => line.startsWith('blob '));
+    expect(looseBlobs).toEqual([`blob ${(await store.readRevisionFiles(space, edited)).find((f) => f.path === 'part-3/chapter-3/page-3.md')!.oid}`]);
+    expect(() => gitCli(space, 'fsck', '--strict', '--no-dangling', edited)).not.toThrow();
+    // The same bytes again (a re-import of unchanged files): nothing new is written.
+    const objectsBefore = looseObjects(space).length;
+    await write(space, files, [edited]);
+    expect(readdirSync(join(store.repositoryPath(space), 'objects', 'pack'))).toEqual(packs);
+    expect(looseObjects(space).length).toBeLessThanOrEqual(objectsBefore + 2);
+    // A store of another process (no caches) reads every blob from the pack.
+    const fresh = new ContentStore({ dataDir });
+    for (const file of listed) expect(Buffer.from(await fresh.readBlob(space, file.oid)).equals(Buffer.from(files[file.path] as Uint8Array))).toBe(true);
+  });
+
+  it('reads packed revisions after `git gc` replaced their pack, and copies packed objects loose for a push', async () => {
+    const files: Record<string, RevisionFileInput> = {};
+    for (let i = 0; i < 100; i++) files[`page-${i}.md`] = encode(`# Page ${i}\n\n${'Text of the page. '.repeat(i + 1)}\n`);
+    const space = newSpace();
+    const revision = await write(space, files);
+    const listed = await store.readRevisionFiles(space, revision);
+    const reader = new ContentStore({ dataDir });
+    expect(decode(await reader.readBlob(space, listed[0].oid))).toBe(decode(files[listed[0].path] as Uint8Array));
+
+    // Exported objects: loose in the target, laid out so that a push copies their compressed bytes.
+    const target = join(dataDir, `${space}-export.git`);
+    execFileSync('git', ['init', '--quiet', '--bare', target]);
+    const { copyObjects, plainRepo } = await import('../export/git-trees');
+    expect(await copyObjects(plainRepo(store.repositoryPath(space)), plainRepo(target), listed.map((f) => f.oid))).toBe(100);
+    for (const file of listed.slice(0, 5)) {
+      expect(execFileSync('git', ['--git-dir', target, 'cat-file', 'blob', file.oid]).toString()).toBe(decode(files[file.path] as Uint8Array));
+    }
+
+    gitCli(space, 'gc', '--prune=now', '--quiet');
+    for (const file of listed) expect(decode(await reader.readBlob(space, file.oid))).toBe(decode(files[file.path] as Uint8Array));
+    const after = new ContentStore({ dataDir });
+    for (const file of listed) expect(decode(await after.readBlob(space, file.oid))).toBe(decode(files[file.path] as Uint8Array));
+    const next = await write(space, { ...files, 'page-0.md': encode('# Changed\n') }, [revision]);
+    expect(() => gitCli(space, 'fsck', '--strict', '--no-dangling', next)).not.toThrow();
   });
 });
 

@@ -22,14 +22,24 @@ const inflateAsync = promisify(inflate);
  * than zlib's default level for under 1% more bytes, and deflateSync runs on the event loop.
  * `git gc` recompresses when it packs them.
  */
-const LOOSE_COMPRESSION = { level: 1 };
+export const LOOSE_COMPRESSION = { level: 1 };
 import { gitFs } from './git-fs';
+import { readPackedObject } from './packed-objects';
 import type { SpaceRepo } from './space-repo';
 
 export type GitObjectType = 'blob' | 'tree' | 'commit';
 
 export function loosePath(repo: SpaceRepo, oid: string): string {
   return join(repo.gitdir, 'objects', oid.slice(0, 2), oid.slice(2));
+}
+
+/** The object's id: the SHA-1 of its header and content. */
+export function objectId(type: GitObjectType, content: Uint8Array): string {
+  return createHash('sha1').update(objectHeader(type, content)).update(content).digest('hex');
+}
+
+function objectHeader(type: string, content: Uint8Array | number): Buffer {
+  return Buffer.from(`${type} ${typeof content === 'number' ? content : content.byteLength}\0`);
 }
 
 /**
@@ -39,10 +49,24 @@ export function loosePath(repo: SpaceRepo, oid: string): string {
  * exception per new object, which was a third of the time of a 1,000-file revision.
  */
 export async function writeObject(repo: SpaceRepo, type: GitObjectType, content: Uint8Array): Promise<string> {
-  const header = Buffer.from(`${type} ${content.byteLength}\0`);
+  const header = objectHeader(type, content);
   const oid = createHash('sha1').update(header).update(content).digest('hex');
+  if (existsSync(loosePath(repo, oid))) return oid;
+  await writeLooseFile(repo, oid, looseObjectBytes(header, content));
+  return oid;
+}
+
+/**
+ * A loose object's file as packed bytes give it, without inflating them: `deflated` is the zlib
+ * stream of the content alone (a whole pack entry's data).
+ */
+export async function writeLooseFromPacked(repo: SpaceRepo, oid: string, type: string, size: number, deflated: Buffer): Promise<void> {
+  await writeLooseFile(repo, oid, looseObjectFromDeflated(objectHeader(type, size), deflated, size));
+}
+
+/** A loose object's file written to a temporary file and renamed into place, as git does. */
+async function writeLooseFile(repo: SpaceRepo, oid: string, bytes: Buffer): Promise<void> {
   const path = loosePath(repo, oid);
-  if (existsSync(path)) return oid;
   const dir = dirname(path);
   if (!repo.caches.objectDirs.has(dir)) {
     await fs.promises.mkdir(dir, { recursive: true });
@@ -50,7 +74,6 @@ export async function writeObject(repo: SpaceRepo, type: GitObjectType, content:
   }
   // git's own temporary-object prefix: `git gc` removes stale ones.
   const temporary = join(dir, `tmp_obj_${process.pid}_${randomBytes(6).toString('hex')}`);
-  const bytes = looseObjectBytes(header, content);
   try {
     try {
       await fs.promises.writeFile(temporary, bytes);
@@ -65,7 +88,6 @@ export async function writeObject(repo: SpaceRepo, type: GitObjectType, content:
     await fs.promises.rm(temporary, { force: true });
     throw error;
   }
-  return oid;
 }
 
 /**
@@ -77,8 +99,11 @@ export async function writeObject(repo: SpaceRepo, type: GitObjectType, content:
  * does; it costs the same deflate as the whole and 5 bytes.
  */
 function looseObjectBytes(header: Buffer, content: Uint8Array): Buffer {
-  // zlib header (2 bytes), the content's deflate blocks, its adler-32 (4 bytes, big-endian).
-  const deflated = deflateSync(content, LOOSE_COMPRESSION);
+  return looseObjectFromDeflated(header, deflateSync(content, LOOSE_COMPRESSION), content.byteLength);
+}
+
+/** The same from the content's zlib stream: its header (2 bytes), deflate blocks, adler-32 (4 bytes, big-endian). */
+function looseObjectFromDeflated(header: Buffer, deflated: Buffer, contentLength: number): Buffer {
   const body = deflated.subarray(2, deflated.byteLength - 4);
   const file = Buffer.allocUnsafe(2 + 5 + header.byteLength + body.byteLength + 4);
   deflated.copy(file, 0, 0, 2);
@@ -88,7 +113,7 @@ function looseObjectBytes(header: Buffer, content: Uint8Array): Buffer {
   file.writeUInt16LE(~header.byteLength & 0xffff, 5);
   header.copy(file, 7);
   body.copy(file, 7 + header.byteLength);
-  file.writeUInt32BE(adler32Combine(adler32(header), deflated.readUInt32BE(deflated.byteLength - 4), content.byteLength), file.byteLength - 4);
+  file.writeUInt32BE(adler32Combine(adler32(header), deflated.readUInt32BE(deflated.byteLength - 4), contentLength), file.byteLength - 4);
   return file;
 }
 
@@ -113,9 +138,10 @@ function adler32Combine(first: number, second: number, secondLength: number): nu
   return ((b << 16) | a) >>> 0;
 }
 
-/** True when the object is in the repository, loose or packed (after a `git gc`). */
+/** True when the object is in the repository, loose or packed (by Quire, or by a `git gc`). */
 export async function objectExists(repo: SpaceRepo, oid: string): Promise<boolean> {
   if (existsSync(loosePath(repo, oid))) return true;
+  if (await readPackedObject(repo.gitdir, oid)) return true;
   try {
     await git.readObject({ fs: gitFs, gitdir: repo.gitdir, oid, format: 'deflated' });
     return true;

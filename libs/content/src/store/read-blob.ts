@@ -1,6 +1,7 @@
 import { gitFs as fs } from './git-fs';
 import git from 'isomorphic-git';
 import { readLooseObject } from './git-objects';
+import { inflatePacked, readPackedObject } from './packed-objects';
 import { isGitError } from './read-revision';
 import { cacheKey, OID, type SpaceRepo } from './space-repo';
 import { ObjectNotFoundError } from './store.errors';
@@ -25,10 +26,16 @@ async function readUncached(repo: SpaceRepo, oid: string, key: string): Promise<
   if (!OID.test(oid)) throw new ObjectNotFoundError(repo.spaceId, oid);
   let blob: Uint8Array;
   try {
-    const loose = await readLooseObject(repo, oid);
+    // In a pack already known (no listing), else loose, else in a pack listed since.
+    let packed = await readPackedObject(repo.gitdir, oid, { listAgain: false });
+    const loose = packed ? undefined : await readLooseObject(repo, oid);
     if (loose && loose.type !== 'blob') throw new ObjectNotFoundError(repo.spaceId, oid);
-    // Packed (after a `git gc`): isomorphic-git reads packs.
-    ({ blob } = loose ? { blob: loose.content } : await git.readBlob({ fs, gitdir: repo.gitdir, oid }));
+    if (!packed && !loose) packed = await readPackedObject(repo.gitdir, oid);
+    if (packed && packed.type !== 'blob') throw new ObjectNotFoundError(repo.spaceId, oid);
+    if (loose) blob = loose.content;
+    else if (packed) blob = await inflatePacked(packed, oid);
+    // Packed as a delta (after a `git gc`): isomorphic-git reads those.
+    else ({ blob } = await git.readBlob({ fs, gitdir: repo.gitdir, oid }));
   } catch (error) {
     if (isGitError(error, 'NotFoundError', 'ObjectTypeError')) throw new ObjectNotFoundError(repo.spaceId, oid);
     throw error;

@@ -1,4 +1,7 @@
-import { objectExists, serializeCommit, serializeTree, writeObject, type TreeItem } from './git-objects';
+import { existsSync } from 'fs';
+import { loosePath, objectExists, objectId, serializeCommit, serializeTree, writeObject, type TreeItem } from './git-objects';
+import { isPacked, refreshPacks } from './packed-objects';
+import { writePack, type PackObject } from './write-pack';
 import { initSpaceRepo } from './init-space-repo';
 import { readRevision } from './read-revision';
 import { recordTip } from './revision-refs';
@@ -26,6 +29,13 @@ const FILE_MODES: ReadonlySet<string> = new Set<FileMode>(['100644', '100755', '
 /** Parallel file operations per write; well below the usual 1,024 open-file limit. */
 const IO_CONCURRENCY = 16;
 
+/**
+ * New blobs from this many on are written as one pack, fewer as loose objects: a pack saves a
+ * file creation per object (what an import's write cost on a busy disk), while each pack is
+ * one more index every lookup of the repository may search.
+ */
+const PACK_MIN_OBJECTS = 64;
+
 interface FileSlot {
   input: RevisionFileInput;
   path: string;
@@ -40,7 +50,7 @@ interface Dir {
 
 /**
  * Writes a revision as one commit and returns its oid. Blobs given as bytes are written
- * (skipped when the repository has them already); blobs given by oid must exist and are
+ * (skipped when the repository has them already; many new ones as one pack); blobs given by oid must exist and are
  * not touched. Trees are built from the flat path map. The commit is kept reachable from a
  * ref (see recordTip), so `git gc` never prunes it.
  */
@@ -49,18 +59,26 @@ export async function writeRevision(repo: SpaceRepo, opts: WriteRevisionOptions)
   await initSpaceRepo(repo);
   // A commit naming a missing parent or blob would be a corrupt revision: check first.
   await Promise.all(opts.parents.map((parent) => readRevision(repo, parent)));
+  // The blobs the repository lacks: checked against its packs as listed now (one listing, not
+  // one per file); a blob packed meanwhile by another writer is only written twice.
+  await refreshPacks(repo.gitdir);
+  const fresh = new Map<string, PackObject>();
   await forEachLimited(fileSlots(root), IO_CONCURRENCY, async (slot) => {
     if (slot.input instanceof Uint8Array) {
-      slot.oid = await writeObject(repo, 'blob', slot.input);
+      const oid = objectId('blob', slot.input);
+      slot.oid = oid;
       // What is written is read next (the revision's tree is derived from it, the read models
       // parse its pages): keep a copy, so that does not inflate it back from disk.
-      repo.caches.blobs.set(cacheKey(repo, slot.oid), slot.input.slice());
+      repo.caches.blobs.set(cacheKey(repo, oid), slot.input.slice());
+      if (!fresh.has(oid) && !existsSync(loosePath(repo, oid)) && !isPacked(repo.gitdir, oid)) fresh.set(oid, { oid, type: 'blob', content: slot.input });
       return;
     }
     const { oid } = slot.input;
     if (!OID.test(oid) || !(await objectExists(repo, oid))) throw new ObjectNotFoundError(repo.spaceId, oid, slot.path);
     slot.oid = oid;
   });
+  if (fresh.size >= PACK_MIN_OBJECTS) await writePack(repo, [...fresh.values()]);
+  else await forEachLimited([...fresh.values()], IO_CONCURRENCY, async (blob) => void (await writeObject(repo, 'blob', blob.content)));
   const tree = await writeDir(repo, root);
   const commit = serializeCommit({ tree, parents: opts.parents, author: opts.author, timestamp: opts.timestamp, message: opts.message });
   const oid = await writeObject(repo, 'commit', commit);
