@@ -9,6 +9,7 @@ import { fetchRepository } from '../import/fetch-repository';
 import { gitHttpClient } from '../git-http';
 import { cacheRepositoryPath, withCacheLock } from '../import/import-git-repository';
 import { serializeCommit, writeObject } from '../store/git-objects';
+import { readBlob } from '../store/read-blob';
 import type { RevisionFile } from '../store/read-revision-files';
 import { classifyPushError } from './classify-push-error';
 import { mergeGitbookConfig } from './merge-gitbook-config';
@@ -182,7 +183,7 @@ async function summaryInRemoteForm(opts: {
   const summary = opts.revision.get('SUMMARY.md');
   if (!summary) return;
   const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  const own = decode((await git.readBlob({ fs, gitdir: opts.spaceGitdir, oid: summary.oid })).blob);
+  const own = decode(await readBlob(plainRepo(opts.spaceGitdir), summary.oid));
   const moved = opts.renames?.size ? renameSummaryLinks(own, opts.renames) : own;
   const { remoteSummary } = opts;
   if (remoteSummary && remoteSummary.mode !== '120000' && remoteSummary.mode !== '160000') {
@@ -207,10 +208,12 @@ async function mergeConfigInto(
   if (!theirs || !ours || theirs.mode !== '100644' || ours.mode !== '100644') return;
   const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
   const read = async (gitdir: string, oid: string) => decode((await git.readBlob({ fs, gitdir, oid, cache: opts.cache })).blob);
+  // The space's blobs through the store's reader: a revision's pack is read object by object.
+  const space = plainRepo(opts.spaceGitdir);
   const merged = mergeGitbookConfig({
     theirs: await read(opts.repo.gitdir, theirs.oid),
-    ours: await read(opts.spaceGitdir, ours.oid),
-    ...(base ? { base: await read(opts.spaceGitdir, base.oid) } : {}),
+    ours: decode(await readBlob(space, ours.oid)),
+    ...(base ? { base: decode(await readBlob(space, base.oid)) } : {}),
   });
   if (merged !== undefined) files.set(opts.path, { oid: await writeObject(opts.repo, 'blob', new TextEncoder().encode(merged)), mode: '100644' });
 }
