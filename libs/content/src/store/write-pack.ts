@@ -3,14 +3,14 @@
  * them: two files instead of one per object. Creating a file is what a revision's write costs
  * on a busy disk (a thousand loose objects took 1-4 s on the shared host, the same bytes as one
  * file a few ms), and reading them back is as cheap (see packed-objects). Entries are whole
- * objects (no deltas), each compressed as a loose object's content is, so a push copies their
+ * objects (no deltas), each compressed as a loose object's content is (deflateContent), so a push copies their
  * bytes as they are (see git-trees' copyObjects).
  */
 import { createHash, randomBytes } from 'crypto';
 import * as fs from 'fs';
 import { join } from 'path';
-import { crc32, deflateSync } from 'zlib';
-import { LOOSE_COMPRESSION, type GitObjectType } from './git-objects';
+import { crc32 } from 'zlib';
+import { deflateContent, type GitObjectType } from './git-objects';
 import { PACK_INDEX_MAGIC } from './pack-index';
 import { refreshPacks } from './packed-objects';
 import type { SpaceRepo } from './space-repo';
@@ -42,7 +42,7 @@ export async function writePack(repo: SpaceRepo, objects: readonly PackObject[])
   const crcs: number[] = [];
   for (const object of sorted) {
     const entryHeader = packEntryHeader(TYPE_CODES[object.type], object.content.byteLength);
-    const deflated = deflateSync(object.content, LOOSE_COMPRESSION);
+    const deflated = deflateContent(object.content);
     offsets.push(offset);
     crcs.push(crc32(deflated, crc32(entryHeader)));
     parts.push(entryHeader, deflated);
