@@ -1,6 +1,7 @@
 /**
- * Writing loose git objects. Reads go through isomorphic-git (loose and packed objects
- * alike); writes are done here for two reasons:
+ * Writing loose git objects (many at once go into a pack: see write-pack), and reading them
+ * back. Trees and commits are read through isomorphic-git, blobs here and in packed-objects;
+ * writes are done here for two reasons:
  * - atomicity: isomorphic-git writes an object file in place and never rewrites one that
  *   exists, so a crash or a concurrent reader can meet a truncated object for good. Here
  *   an object is written to a temporary file and renamed into place, as git does.
@@ -11,7 +12,6 @@
 import { createHash, randomBytes } from 'crypto';
 import * as fs from 'fs';
 import { existsSync } from 'fs';
-import git from 'isomorphic-git';
 import { dirname, join } from 'path';
 import { promisify } from 'util';
 import { deflateSync, inflate } from 'zlib';
@@ -40,8 +40,7 @@ export function deflateContent(content: Uint8Array): Buffer {
   }
   return deflateSync(content, LOOSE_COMPRESSION);
 }
-import { gitFs } from './git-fs';
-import { readPackedObject } from './packed-objects';
+import { hasPackedObject } from './packed-objects';
 import type { SpaceRepo } from './space-repo';
 
 export type GitObjectType = 'blob' | 'tree' | 'commit';
@@ -155,16 +154,9 @@ function adler32Combine(first: number, second: number, secondLength: number): nu
   return ((b << 16) | a) >>> 0;
 }
 
-/** True when the object is in the repository, loose or packed (by Quire, or by a `git gc`). */
+/** True when the object is in the repository, loose or in a pack (Quire's, or one `git gc` made). */
 export async function objectExists(repo: SpaceRepo, oid: string): Promise<boolean> {
-  if (existsSync(loosePath(repo, oid))) return true;
-  if (await readPackedObject(repo.gitdir, oid)) return true;
-  try {
-    await git.readObject({ fs: gitFs, gitdir: repo.gitdir, oid, format: 'deflated' });
-    return true;
-  } catch {
-    return false;
-  }
+  return existsSync(loosePath(repo, oid)) || (await hasPackedObject(repo.gitdir, oid));
 }
 
 export interface TreeItem {

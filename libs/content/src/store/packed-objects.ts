@@ -132,6 +132,15 @@ export function isPacked(gitdir: string, oid: string): boolean {
   return packDirectory(gitdir).locate(Buffer.from(oid, 'hex')) !== undefined;
 }
 
+/** Whether a pack of the repository holds the object (whole or as a delta); the packs are listed again when none of those known does. */
+export async function hasPackedObject(gitdir: string, oid: string): Promise<boolean> {
+  const dir = packDirectory(gitdir);
+  const id = Buffer.from(oid, 'hex');
+  if (dir.locate(id)) return true;
+  await dir.refresh();
+  return dir.locate(id) !== undefined;
+}
+
 /**
  * The object as one of the repository's packs holds it whole, or undefined (not packed, or
  * stored as a delta). The packs are listed again when none of those known holds it, unless
