@@ -8,7 +8,8 @@ import type { SourceTree } from '../gitsync/source-tree';
 import { fetchRepository } from '../import/fetch-repository';
 import { gitHttpClient } from '../git-http';
 import { cacheRepositoryPath, withCacheLock } from '../import/import-git-repository';
-import { serializeCommit, writeObject } from '../store/git-objects';
+import { looseBytesFromPacked, serializeCommit, writeObject } from '../store/git-objects';
+import { readPackedObject } from '../store/packed-objects';
 import { readBlob } from '../store/read-blob';
 import type { RevisionFile } from '../store/read-revision-files';
 import { classifyPushError } from './classify-push-error';
@@ -146,9 +147,31 @@ export async function exportToGitRepository(opts: ExportToGitRepositoryOptions):
 const packingFs = {
   promises: {
     ...fs.promises,
-    readFile: async (path: fs.PathLike, options?: Parameters<typeof fs.readFileSync>[1]) => fs.readFileSync(path, options),
+    readFile: async (path: fs.PathLike, options?: Parameters<typeof fs.readFileSync>[1]) => {
+      try {
+        return fs.readFileSync(path, options);
+      } catch (error) {
+        const loose = (error as NodeJS.ErrnoException).code === 'ENOENT' && options === undefined ? await packedAsLoose(String(path)) : undefined;
+        if (loose) return loose;
+        throw error;
+      }
+    },
   },
 };
+
+const LOOSE_OBJECT_PATH = /^(.+)[\\/]objects[\\/]([0-9a-f]{2})[\\/]([0-9a-f]{38})$/;
+
+/**
+ * The loose file an object would have, from a pack copyObjects linked (a space's revision written
+ * as a pack): the push then copies its compressed bytes into the pack it sends as it does a
+ * loose object's, without a file per object or inflating and deflating each again.
+ */
+async function packedAsLoose(path: string): Promise<Buffer | undefined> {
+  const match = LOOSE_OBJECT_PATH.exec(path);
+  if (!match) return undefined;
+  const packed = await readPackedObject(match[1], match[2] + match[3]);
+  return packed && looseBytesFromPacked(packed);
+}
 
 /** Where the docs are in the repository, as the branch's `.gitbook.yaml` says (the project
  * directory by default), and whether it has one of its own. */

@@ -1,8 +1,9 @@
 import * as fs from 'fs';
 import git from 'isomorphic-git';
-import { join } from 'path';
+import { randomBytes } from 'crypto';
+import { basename, join } from 'path';
 import { loosePath, readLooseObject, serializeTree, writeLooseFromPacked, writeObject, type GitObjectType, type TreeItem } from '../store/git-objects';
-import { readPackedObject } from '../store/packed-objects';
+import { packHolding, readPackedObject } from '../store/packed-objects';
 import { createStoreCaches, type SpaceRepo } from '../store/space-repo';
 import type { TreeFile } from './compose-export-tree';
 
@@ -78,6 +79,7 @@ export async function copyObjects(from: SpaceRepo, to: SpaceRepo, oids: Iterable
     if (!made) directories.set(path, (made = fs.promises.mkdir(path, { recursive: true })));
     return made;
   };
+  const packs = new Map<string, Promise<void>>();
   const worker = async () => {
     while (next < pending.length) {
       const oid = pending[next++];
@@ -96,6 +98,16 @@ export async function copyObjects(from: SpaceRepo, to: SpaceRepo, oids: Iterable
       }
       if (fs.existsSync(dest)) continue;
       copied++;
+      // In a pack of the space's (a revision written as one): the pack and its index are linked
+      // once, for all the objects it holds, rather than each written as a file (see
+      // packedAsLoose in export-to-git-repository, through which the push reads them).
+      const pack = await packHolding(from.gitdir, oid);
+      if (pack) {
+        let linked = packs.get(pack);
+        if (!linked) packs.set(pack, (linked = linkPack(pack, join(to.gitdir, 'objects', 'pack'))));
+        await linked;
+        continue;
+      }
       // Packed whole (a revision written as a pack): its compressed bytes as they are, so the
       // push still copies them into its pack without inflating and deflating each again.
       const packed = await readPackedObject(from.gitdir, oid);
@@ -114,4 +126,22 @@ export async function copyObjects(from: SpaceRepo, to: SpaceRepo, oids: Iterable
   };
   await Promise.all(Array.from({ length: Math.min(IO_CONCURRENCY, pending.length) }, worker));
   return copied;
+}
+
+/** Links a pack and its index into another repository's objects/pack (copied where links are not possible), the index last. */
+async function linkPack(pack: string, toDir: string): Promise<void> {
+  await fs.promises.mkdir(toDir, { recursive: true });
+  for (const from of [pack, `${pack.slice(0, -'.pack'.length)}.idx`]) {
+    const dest = join(toDir, basename(from));
+    try {
+      await fs.promises.link(from, dest);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') continue;
+      if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'EMLINK') throw error;
+      const temporary = join(toDir, `tmp_pack_${process.pid}_${randomBytes(6).toString('hex')}`);
+      await fs.promises.copyFile(from, temporary);
+      await fs.promises.rename(temporary, dest);
+    }
+  }
 }

@@ -273,7 +273,7 @@ describe('ContentStore: repositories and revisions', () => {
     for (const file of listed) expect(Buffer.from(await fresh.readBlob(space, file.oid)).equals(Buffer.from(files[file.path] as Uint8Array))).toBe(true);
   });
 
-  it('reads packed revisions after `git gc` replaced their pack, and copies packed objects loose for a push', async () => {
+  it('reads packed revisions after `git gc` replaced their pack, and links a packed revision into the repository an export pushes from', async () => {
     const files: Record<string, RevisionFileInput> = {};
     for (let i = 0; i < 100; i++) files[`page-${i}.md`] = encode(`# Page ${i}\n\n${'Text of the page. '.repeat(i + 1)}\n`);
     const space = newSpace();
@@ -282,11 +282,12 @@ describe('ContentStore: repositories and revisions', () => {
     const reader = new ContentStore({ dataDir });
     expect(decode(await reader.readBlob(space, listed[0].oid))).toBe(decode(files[listed[0].path] as Uint8Array));
 
-    // Exported objects: loose in the target, laid out so that a push copies their compressed bytes.
+    // Exported objects: the pack is linked into the target whole, once.
     const target = join(dataDir, `${space}-export.git`);
     execFileSync('git', ['init', '--quiet', '--bare', target]);
     const { copyObjects, plainRepo } = await import('../export/git-trees');
     expect(await copyObjects(plainRepo(store.repositoryPath(space)), plainRepo(target), listed.map((f) => f.oid))).toBe(100);
+    expect(readdirSync(join(target, 'objects', 'pack')).sort()).toEqual(readdirSync(join(store.repositoryPath(space), 'objects', 'pack')).sort());
     for (const file of listed.slice(0, 5)) {
       expect(execFileSync('git', ['--git-dir', target, 'cat-file', 'blob', file.oid]).toString()).toBe(decode(files[file.path] as Uint8Array));
     }

@@ -77,7 +77,12 @@ export async function writeObject(repo: SpaceRepo, type: GitObjectType, content:
  * stream of the content alone (a whole pack entry's data).
  */
 export async function writeLooseFromPacked(repo: SpaceRepo, oid: string, type: string, size: number, deflated: Buffer): Promise<void> {
-  await writeLooseFile(repo, oid, looseObjectFromDeflated(objectHeader(type, size), deflated, size));
+  await writeLooseFile(repo, oid, looseBytesFromPacked({ type, size, deflated }));
+}
+
+/** A loose object's file (laid out as writeObject lays them) from a whole packed object's compressed bytes, without inflating them. */
+export function looseBytesFromPacked(object: { type: string; size: number; deflated: Buffer }): Buffer {
+  return looseObjectFromDeflated(objectHeader(object.type, object.size), object.deflated, object.size);
 }
 
 /** A loose object's file written to a temporary file and renamed into place, as git does. */

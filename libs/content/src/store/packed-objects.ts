@@ -132,6 +132,18 @@ export function isPacked(gitdir: string, oid: string): boolean {
   return packDirectory(gitdir).locate(Buffer.from(oid, 'hex')) !== undefined;
 }
 
+/** The pack file holding the object (whole or as a delta), or undefined; the packs are listed again when none of those known does. */
+export async function packHolding(gitdir: string, oid: string): Promise<string | undefined> {
+  const dir = packDirectory(gitdir);
+  const id = Buffer.from(oid, 'hex');
+  let at = dir.locate(id);
+  if (!at) {
+    await dir.refresh();
+    at = dir.locate(id);
+  }
+  return at?.pack.file.path;
+}
+
 /** Whether a pack of the repository holds the object (whole or as a delta); the packs are listed again when none of those known does. */
 export async function hasPackedObject(gitdir: string, oid: string): Promise<boolean> {
   const dir = packDirectory(gitdir);
