@@ -9,7 +9,7 @@ import { fetchRepository } from '../import/fetch-repository';
 import { gitHttpClient } from '../git-http';
 import { cacheRepositoryPath, withCacheLock } from '../import/import-git-repository';
 import { looseBytesFromPacked, serializeCommit, writeObject } from '../store/git-objects';
-import { readPackedObject } from '../store/packed-objects';
+import { openPackedObjects, type PackedObjectReader } from '../store/packed-objects';
 import { readBlob } from '../store/read-blob';
 import type { RevisionFile } from '../store/read-revision-files';
 import { classifyPushError } from './classify-push-error';
@@ -112,9 +112,10 @@ export async function exportToGitRepository(opts: ExportToGitRepositoryOptions):
       serializeCommit({ tree, parents: parent ? [parent] : [], author: opts.author, committer: opts.committer, timestamp: opts.timestamp, message: opts.commitMessage }),
     );
     await git.writeRef({ fs, gitdir, ref: EXPORT_REF, value: commit, force: true });
+    const packed = await openPackedObjects(gitdir);
     try {
       await git.push({
-        fs: packingFs,
+        fs: packingFs(packed),
         http,
         gitdir,
         cache,
@@ -131,6 +132,8 @@ export async function exportToGitRepository(opts: ExportToGitRepositoryOptions):
       const now = (error as { code?: string }).code === 'GitPushError' ? await discover().catch(() => undefined) : undefined;
       const moved = now !== undefined && now.refs.get(opts.ref) !== remoteCommit;
       throw remoteFailure(moved ? Object.assign(new Error('moved'), { code: 'UserCanceledError' }) : error);
+    } finally {
+      packed.close();
     }
     // The import's "have" for this branch: importing what was just pushed downloads nothing.
     await git.writeRef({ fs, gitdir, ref: opts.ref, value: commit, force: true });
@@ -142,35 +145,33 @@ export async function exportToGitRepository(opts: ExportToGitRepositoryOptions):
  * The file system the push reads objects through. Building the pack reads every object to send
  * from its loose file (about two per page on a first export): Node's promise `readFile` spends
  * four asynchronous steps on each (open, stat, read, close), which dominated the push's own CPU
- * time in profiles; a loose object is small, so it is read at once.
+ * time in profiles; a loose object is small, so it is read at once. An object of a pack
+ * copyObjects linked (a space's revision written as a pack) is read from the pack first, as the
+ * bytes its loose file would hold (looseBytesFromPacked: no inflate/deflate, and no failed open
+ * and exception per object): the push copies its compressed bytes into the pack it sends as it
+ * does a loose object's. isomorphic-git asks with `{}` as options, not undefined: before, the
+ * packed object was never found that way, and each was read through isomorphic-git's own pack
+ * reader (a readdir per object, the whole pack read, every object inflated and deflated again).
  */
-const packingFs = {
-  promises: {
-    ...fs.promises,
-    readFile: async (path: fs.PathLike, options?: Parameters<typeof fs.readFileSync>[1]) => {
-      try {
-        return fs.readFileSync(path, options);
-      } catch (error) {
-        const loose = (error as NodeJS.ErrnoException).code === 'ENOENT' && options === undefined ? await packedAsLoose(String(path)) : undefined;
-        if (loose) return loose;
-        throw error;
-      }
+function packingFs(packed: PackedObjectReader) {
+  return {
+    promises: {
+      ...fs.promises,
+      readFile: async (path: fs.PathLike, options?: Parameters<typeof fs.readFileSync>[1]) => {
+        const bytes = typeof options === 'string' || options?.encoding ? undefined : packedAsLoose(packed, String(path));
+        return bytes ?? fs.readFileSync(path, options);
+      },
     },
-  },
-};
+  };
+}
 
-const LOOSE_OBJECT_PATH = /^(.+)[\\/]objects[\\/]([0-9a-f]{2})[\\/]([0-9a-f]{38})$/;
+const LOOSE_OBJECT_PATH = /[\\/]objects[\\/]([0-9a-f]{2})[\\/]([0-9a-f]{38})$/;
 
-/**
- * The loose file an object would have, from a pack copyObjects linked (a space's revision written
- * as a pack): the push then copies its compressed bytes into the pack it sends as it does a
- * loose object's, without a file per object or inflating and deflating each again.
- */
-async function packedAsLoose(path: string): Promise<Buffer | undefined> {
+/** The loose file an object of the linked packs would have, or undefined (not packed whole there, or not an object's path). */
+function packedAsLoose(packed: PackedObjectReader, path: string): Buffer | undefined {
   const match = LOOSE_OBJECT_PATH.exec(path);
-  if (!match) return undefined;
-  const packed = await readPackedObject(match[1], match[2] + match[3]);
-  return packed && looseBytesFromPacked(packed);
+  const object = match ? packed.read(match[1] + match[2]) : undefined;
+  return object && looseBytesFromPacked(object);
 }
 
 /** Where the docs are in the repository, as the branch's `.gitbook.yaml` says (the project
