@@ -6,6 +6,7 @@
  * credentials each behave as the export promises.
  */
 import { execFile } from 'child_process';
+import { randomBytes } from 'crypto';
 import { promises as fs } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
@@ -26,6 +27,7 @@ const FIXTURES = process.env.QUIRE_FIXTURES_DIR ?? '/work/shared/fixtures';
 const SPACE = 'space1';
 const AUTHOR = { name: 'Ada Lovelace', email: 'ada@example.com' };
 const QUIRE = { name: 'Quire', email: 'quire@localhost' };
+const encode = (text: string) => new TextEncoder().encode(text);
 
 let scratch: string;
 let repos: string;
@@ -97,8 +99,11 @@ async function exportRevision(
     auth?: ExportToGitRepositoryOptions['auth'];
     /** Runs once the branch was read, before the commit is built and pushed. */
     whilePlanning?: () => Promise<unknown>;
+    /** The space exported from (SPACE by default). */
+    space?: string;
   },
 ) {
+  const space = opts.space ?? SPACE;
   const url = `${server.url}/${opts.repo}.git`;
   const ref = opts.ref ?? 'refs/heads/main';
   const state = synced(url, ref, opts.syncs ?? []);
@@ -110,13 +115,13 @@ async function exportRevision(
     cacheDir: join(scratch, 'cache'),
     allowedHosts: LOCAL_HOSTS,
     projectDirectory: opts.projectDirectory,
-    spaceGitdir: store.repositoryPath(SPACE),
-    files: await store.readRevisionFiles(SPACE, revision),
+    spaceGitdir: store.repositoryPath(space),
+    files: await store.readRevisionFiles(space, revision),
     plan: async (remoteCommit) => {
       await opts.whilePlanning?.();
       const plan = planExport(state, request, remoteCommit);
       const base = plan.kind === 'on-top' ? plan.base : undefined;
-      return { plan, baseFiles: base ? await store.readRevisionFiles(SPACE, base) : undefined };
+      return { plan, baseFiles: base ? await store.readRevisionFiles(space, base) : undefined };
     },
     commitMessage: request.commitMessage,
     author: AUTHOR,
@@ -253,6 +258,41 @@ describe('exportToGitRepository', () => {
       timestamp: new Date(),
     });
     await expect(offline).rejects.toMatchObject({ code: 'unreachable_host', transient: true });
+  });
+
+  it('exports a revision written as a pack (text, and an image stored uncompressed): git accepts every object; a damaged packed object fails the push, and nothing reaches the remote', async () => {
+    const packedSpace = 'packed-space';
+    const files: Record<string, RevisionFileInput> = { 'README.md': encode('# Home\n'), 'SUMMARY.md': encode('* [Home](README.md)\n') };
+    for (let i = 0; i < 80; i++) files[`part/page-${i}.md`] = encode(`# Page ${i}\n\n${'Text of the page. '.repeat(i + 20)}\n`);
+    // Random bytes do not compress: stored in their zlib stream (deflateContent), larger than a stored block.
+    files['.gitbook/assets/photo.png'] = new Uint8Array(randomBytes(200_000));
+    const revision = await store.writeRevision({ spaceId: packedSpace, parents: [], files, message: 'packed', author: AUTHOR, timestamp: new Date() });
+    const spaceGitdir = store.repositoryPath(packedSpace);
+    expect((await fs.readdir(join(spaceGitdir, 'objects', 'pack'))).filter((f) => f.endsWith('.pack'))).toHaveLength(1);
+
+    await createEmptyRepo(repos, 'packed-copy');
+    await expect(exportRevision(revision, { repo: 'packed-copy', space: packedSpace })).resolves.toMatchObject({ outcome: 'pushed', objectsSent: 83 });
+    const pushed = join(repos, 'packed-copy.git');
+    expect(await lsTree(pushed, 'main')).toEqual(await lsTree(spaceGitdir, revision));
+    expect(await gitOut(pushed, 'show', 'main:part/page-7.md')).toBe(new TextDecoder().decode(files['part/page-7.md'] as Uint8Array).trim());
+    await gitOut(pushed, 'fsck', '--strict', '--no-progress');
+
+    // One byte of a page's compressed bytes changed in the space's pack (the export links it).
+    const page = (await store.readRevisionFiles(packedSpace, revision)).find((f) => f.path === 'part/page-50.md')!;
+    const [pack] = (await fs.readdir(join(spaceGitdir, 'objects', 'pack'))).filter((f) => f.endsWith('.pack'));
+    const entries = await gitOut(spaceGitdir, 'verify-pack', '-v', join(spaceGitdir, 'objects', 'pack', pack.replace(/pack$/, 'idx')));
+    const [, , , sizeInPack, offset] = entries.split('\n').find((line) => line.startsWith(page.oid))!.split(/\s+/);
+    const file = await fs.open(join(spaceGitdir, 'objects', 'pack', pack), 'r+');
+    const at = Number(offset) + Math.floor(Number(sizeInPack) / 2);
+    const byte = Buffer.alloc(1);
+    await file.read(byte, 0, 1, at);
+    await file.write(Buffer.from([byte[0] ^ 0x55]), 0, 1, at);
+    await file.close();
+
+    await createEmptyRepo(repos, 'packed-damaged');
+    await expect(exportRevision(revision, { repo: 'packed-damaged', space: packedSpace })).rejects.toBeInstanceOf(GitExportError);
+    expect(await gitOut(join(repos, 'packed-damaged.git'), 'for-each-ref')).toBe('');
+    expect(await gitOut(join(repos, 'packed-damaged.git'), 'count-objects')).toMatch(/^0 objects/);
   });
 
   it('refuses a private address the operator did not allow, before any connection, and for good', async () => {

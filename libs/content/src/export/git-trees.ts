@@ -3,7 +3,7 @@ import git from 'isomorphic-git';
 import { randomBytes } from 'crypto';
 import { basename, join } from 'path';
 import { loosePath, readLooseObject, serializeTree, writeLooseFromPacked, writeObject, type GitObjectType, type TreeItem } from '../store/git-objects';
-import { packHolding, readPackedObject } from '../store/packed-objects';
+import { packFileOf, packHolding, readPackedObject, refreshPacks } from '../store/packed-objects';
 import { createStoreCaches, type SpaceRepo } from '../store/space-repo';
 import type { TreeFile } from './compose-export-tree';
 
@@ -64,9 +64,10 @@ export async function writeTrees(repo: SpaceRepo, files: ReadonlyMap<string, Tre
 }
 
 /**
- * Makes objects of one repository present in another. A loose object is hard-linked (git
- * objects never change, so both repositories may share the file), or copied where links
- * are not possible; a packed one is written loose (from its compressed bytes when packed whole).
+ * Makes objects of one repository present in another. An object of one of its packs has the
+ * pack and its index linked (once for all of its objects); a loose object is hard-linked (git
+ * objects never change, so both repositories may share the file), or copied where links are
+ * not possible.
  */
 export async function copyObjects(from: SpaceRepo, to: SpaceRepo, oids: Iterable<string>): Promise<number> {
   const pending = [...oids];
@@ -80,10 +81,26 @@ export async function copyObjects(from: SpaceRepo, to: SpaceRepo, oids: Iterable
     return made;
   };
   const packs = new Map<string, Promise<void>>();
+  const linkPackOnce = (pack: string) => {
+    let linked = packs.get(pack);
+    if (!linked) packs.set(pack, (linked = linkPack(pack, join(to.gitdir, 'objects', 'pack'))));
+    return linked;
+  };
+  // The packs as they are now, looked up in memory for each object before its loose file: an
+  // imported revision is one pack, and trying a loose link first cost each of its objects a
+  // failed link (an exception) and its object directory an mkdir.
+  await refreshPacks(from.gitdir);
   const worker = async () => {
     while (next < pending.length) {
       const oid = pending[next++];
       const dest = loosePath(to, oid);
+      const inPack = packFileOf(from.gitdir, oid);
+      if (inPack) {
+        if (fs.existsSync(dest)) continue;
+        copied++;
+        await linkPackOnce(inPack);
+        continue;
+      }
       // Linked straight away: EEXIST says it is there already, ENOENT that it is not loose in
       // `from` (a stat of both files first cost a 1,000-page export more than the links).
       await directory(join(dest, '..'));
@@ -103,9 +120,7 @@ export async function copyObjects(from: SpaceRepo, to: SpaceRepo, oids: Iterable
       // packedAsLoose in export-to-git-repository, through which the push reads them).
       const pack = await packHolding(from.gitdir, oid);
       if (pack) {
-        let linked = packs.get(pack);
-        if (!linked) packs.set(pack, (linked = linkPack(pack, join(to.gitdir, 'objects', 'pack'))));
-        await linked;
+        await linkPackOnce(pack);
         continue;
       }
       // Packed whole (a revision written as a pack): its compressed bytes as they are, so the

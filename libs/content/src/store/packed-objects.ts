@@ -132,6 +132,11 @@ export function isPacked(gitdir: string, oid: string): boolean {
   return packDirectory(gitdir).locate(Buffer.from(oid, 'hex')) !== undefined;
 }
 
+/** The pack file holding the object (whole or as a delta) among the repository's packs as last listed, or undefined. */
+export function packFileOf(gitdir: string, oid: string): string | undefined {
+  return packDirectory(gitdir).locate(Buffer.from(oid, 'hex'))?.pack.file.path;
+}
+
 /** The pack file holding the object (whole or as a delta), or undefined; the packs are listed again when none of those known does. */
 export async function packHolding(gitdir: string, oid: string): Promise<string | undefined> {
   const dir = packDirectory(gitdir);
