@@ -132,7 +132,9 @@ export class ContentReader {
    */
   pageRead(ctx: ContentPresenterContext, revisionId: string, by: PageKey, options: PageOptions, from: RevisionSource = 'read-model', part: PagePart = 'page'): ConditionalRead<SerializedJson> | Promise<ConditionalRead<SerializedJson>> {
     const path = pagePath(by);
-    const key = ['page-json', ctx.spaceId, revisionId, path !== undefined ? `path:${path}` : `id:${(by as { id: string }).id}`, part, JSON.stringify(presentation(ctx)), JSON.stringify(options)];
+    // The page's path or id, free text from the URL, comes last: every part before it has a fixed
+    // count and holds no separator, so no two reads share a key.
+    const key = ['page-json', ctx.spaceId, revisionId, part, presentationKey(ctx), pageOptionsKey(options), path !== undefined ? `path:${path}` : `id:${(by as { id: string }).id}`];
     const answer = (read: { etag: string; json: SerializedJson }) => ({ etag: read.etag, body: () => read.json });
     // Warm (the common case): answered without a promise.
     const kept = this.cache.cached<{ etag: string; json: SerializedJson }>(key);
@@ -294,6 +296,25 @@ export type RevisionSource = 'read-model' | 'caller';
 function presentation(ctx: ContentPresenterContext) {
   return { metadata: ctx.metadata, filesRevision: ctx.filesRevision ?? null };
 }
+
+/** presentation(ctx) as a cache key part, without serializing an object per read. */
+function presentationKey(ctx: ContentPresenterContext): string {
+  return `${ctx.metadata ? 'm' : '-'}${ctx.filesRevision ?? ''}`;
+}
+
+/**
+ * Every option of a page read, in a fixed order, as a cache key part (a warm read's key is made
+ * per request: this replaces a JSON.stringify of the options). Each value is a boolean or one of
+ * an enum's values, none holding `|`. PAGE_OPTION_KEYS must name every key of PageOptions (the
+ * type below fails to compile otherwise), so an option added later cannot be left out of the key.
+ */
+function pageOptionsKey(o: PageOptions & { cachedMetadata?: boolean }): string {
+  return `${o.metadata ? 1 : 0}${o.computed ? 1 : 0}${o.cachedMetadata === undefined ? '' : o.cachedMetadata ? 1 : 0}|${o.format ?? ''}|${o['format.markdown.refs']}|${o.evaluated}|${o.dereferenced}`;
+}
+const PAGE_OPTION_KEYS = ['metadata', 'computed', 'format', 'format.markdown.refs', 'evaluated', 'dereferenced'] as const;
+type MissingFromKey = Exclude<keyof PageOptions, (typeof PAGE_OPTION_KEYS)[number]>;
+const pageOptionsKeyIsComplete: [MissingFromKey] extends [never] ? true : never = true;
+void pageOptionsKeyIsComplete;
 
 function pagePath(by: PageKey): string | undefined {
   return 'path' in by ? by.path.replace(/^\/+|\/+$/g, '') : undefined;
