@@ -5,6 +5,7 @@ import type { ContentChange } from '@quire/content/edit';
 import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
 import { Caller, CurrentCaller } from '../http/auth';
 import { AnswerConditional, Conditional } from '../http/conditional';
+import { Read, ReadContext } from '../http/read-context';
 import { parseInput } from '../http/validation';
 import { filesQuery, pageByIdQuery, pageByPathQuery, PageOptions, revisionQuery } from '../content/content-options';
 import { ContentReader, PageKey } from '../content/content-reader';
@@ -54,29 +55,16 @@ export class ChangeRequestContentController {
     return answer(await this.reader.files({ config: this.config, spaceId, metadata: q.metadata }, row.revision, q));
   }
 
+  /** The hot page reads take their request as one ReadContext (see there). */
   @Get('page/:pageId')
-  async pageById(
-    @Param('spaceId') spaceId: string,
-    @Param('changeRequestId') key: string,
-    @Param('pageId') pageId: string,
-    @Query() query: unknown,
-    @CurrentCaller() caller: Caller,
-    @Conditional() answer: AnswerConditional,
-  ) {
+  async pageById(@Read() { params: { spaceId, changeRequestId: key, pageId }, query, caller, answer }: ReadContext<'spaceId' | 'changeRequestId' | 'pageId'>) {
     const q = parseInput(pageByIdQuery, query, 'query');
     return answer(await this.page(caller, spaceId, key, { id: pageId }, q));
   }
 
   /** `pagePath` may contain slashes: the official client does not encode them. Fastify has already decoded it (see SpaceContentController). */
   @Get('path/*')
-  async pageByPath(
-    @Param('spaceId') spaceId: string,
-    @Param('changeRequestId') key: string,
-    @Param('*') pagePath: string,
-    @Query() query: unknown,
-    @CurrentCaller() caller: Caller,
-    @Conditional() answer: AnswerConditional,
-  ) {
+  async pageByPath(@Read() { params: { spaceId, changeRequestId: key, '*': pagePath }, query, caller, answer }: ReadContext<'spaceId' | 'changeRequestId' | '*'>) {
     const q = parseInput(pageByPathQuery, query, 'query');
     return answer(await this.page(caller, spaceId, key, { path: pagePath }, q));
   }

@@ -6,6 +6,7 @@ import { ContentQueries } from '@quire/read-models/content/content.queries';
 import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
 import { Caller, CurrentCaller } from '../http/auth';
 import { AnswerConditional, Conditional } from '../http/conditional';
+import { Read, ReadContext } from '../http/read-context';
 import { entityId, parseInput } from '../http/validation';
 import { AccessService } from '../permissions/access.service';
 import { filesQuery, pageByIdQuery, pageByPathQuery, revisionQuery } from './content-options';
@@ -55,8 +56,9 @@ export class SpaceContentController {
     await sendFile(reply, this.store, spaceId, file);
   }
 
+  /** The hot page reads take their request as one ReadContext (see there). */
   @Get('page/:pageId')
-  async pageById(@Param('spaceId') spaceId: string, @Param('pageId') pageId: string, @Query() query: unknown, @CurrentCaller() caller: Caller, @Conditional() answer: AnswerConditional) {
+  async pageById(@Read() { params: { spaceId, pageId }, query, caller, answer }: ReadContext<'spaceId' | 'pageId'>) {
     const q = parseInput(pageByIdQuery, query, 'query');
     return answer(await this.reader.livePage({ config: this.config, spaceId, metadata: q.metadata }, caller, { id: pageId }, q));
   }
@@ -66,13 +68,7 @@ export class SpaceContentController {
    * already percent-decoded it: decoding again would misread a path with `%` in it.
    */
   @Get('path/*')
-  async pageByPath(
-    @Param('spaceId') spaceId: string,
-    @Param('*') pagePath: string,
-    @Query() query: unknown,
-    @CurrentCaller() caller: Caller,
-    @Conditional() answer: AnswerConditional,
-  ) {
+  async pageByPath(@Read() { params: { spaceId, '*': pagePath }, query, caller, answer }: ReadContext<'spaceId' | '*'>) {
     const q = parseInput(pageByPathQuery, query, 'query');
     return answer(await this.reader.livePage({ config: this.config, spaceId, metadata: q.metadata }, caller, { path: pagePath }, q));
   }

@@ -53,8 +53,11 @@ export type AnswerConditional = <T>(read: ConditionalRead<T>) => T | Buffer | un
 
 export const Conditional = createParamDecorator((_: unknown, ctx: ExecutionContext): AnswerConditional => {
   const http = ctx.switchToHttp();
-  const req = http.getRequest<FastifyRequest>();
-  const reply = http.getResponse<FastifyReply>();
+  return answerConditional(http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>());
+});
+
+/** The AnswerConditional of one request (what @Conditional resolves to). */
+export function answerConditional(req: FastifyRequest, reply: FastifyReply): AnswerConditional {
   const validators = (etag: string) => reply.header('etag', etag).header('cache-control', 'private, no-cache');
   const send = <T>(etag: string, body: T): T | Buffer => {
     void validators(etag);
@@ -73,4 +76,4 @@ export const Conditional = createParamDecorator((_: unknown, ctx: ExecutionConte
     const body = read.body();
     return body instanceof Promise ? body.then((b) => send(read.etag, b)) : send(read.etag, body);
   };
-});
+}

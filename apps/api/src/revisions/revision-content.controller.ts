@@ -6,6 +6,7 @@ import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
 import { ContentQueries } from '@quire/read-models/content/content.queries';
 import { Caller, CurrentCaller } from '../http/auth';
 import { AnswerConditional, Conditional } from '../http/conditional';
+import { Read, ReadContext } from '../http/read-context';
 import { entityId, parseInput } from '../http/validation';
 import { AccessService } from '../permissions/access.service';
 import { documentByIdQuery, documentQuery, filesQuery, pageByIdQuery, pageByPathQuery, revisionQuery } from '../content/content-options';
@@ -78,27 +79,16 @@ export class RevisionContentController {
     await sendFile(reply, this.store, spaceId, file);
   }
 
+  /** The hot page reads take their request as one ReadContext (see there). */
   @Get('revisions/:revisionId/page/:pageId')
-  async pageById(
-    @Param('spaceId') spaceId: string,
-    @Param('revisionId') revisionId: string,
-    @Param('pageId') pageId: string,
-    @Query() query: unknown,
-    @CurrentCaller() caller: Caller, @Conditional() answer: AnswerConditional,
-  ) {
+  async pageById(@Read() { params: { spaceId, revisionId, pageId }, query, caller, answer }: ReadContext<'spaceId' | 'revisionId' | 'pageId'>) {
     const q = parseInput(pageByIdQuery, query, 'query');
     return answer(await this.reader.revisionPage({ config: this.config, spaceId, metadata: q.metadata }, caller, revisionId, { id: pageId }, q));
   }
 
   /** The page's document alone (GitBook's getPageDocumentInRevisionById); a group or link has none. */
   @Get('revisions/:revisionId/page/:pageId/document')
-  async pageDocument(
-    @Param('spaceId') spaceId: string,
-    @Param('revisionId') revisionId: string,
-    @Param('pageId') pageId: string,
-    @Query() query: unknown,
-    @CurrentCaller() caller: Caller, @Conditional() answer: AnswerConditional,
-  ) {
+  async pageDocument(@Read() { params: { spaceId, revisionId, pageId }, query, caller, answer }: ReadContext<'spaceId' | 'revisionId' | 'pageId'>) {
     const q = parseInput(documentQuery, query, 'query');
     const options = { ...parseInput(pageByIdQuery, {}, 'query'), ...q, format: 'document' as const, metadata: false };
     return answer(await this.reader.revisionPage({ config: this.config, spaceId, metadata: false }, caller, revisionId, { id: pageId }, options, 'document'));
@@ -117,13 +107,7 @@ export class RevisionContentController {
 
   /** `pagePath` may contain slashes: the official client does not encode them. Fastify has already decoded it (see SpaceContentController). */
   @Get('revisions/:revisionId/path/*')
-  async pageByPath(
-    @Param('spaceId') spaceId: string,
-    @Param('revisionId') revisionId: string,
-    @Param('*') pagePath: string,
-    @Query() query: unknown,
-    @CurrentCaller() caller: Caller, @Conditional() answer: AnswerConditional,
-  ) {
+  async pageByPath(@Read() { params: { spaceId, revisionId, '*': pagePath }, query, caller, answer }: ReadContext<'spaceId' | 'revisionId' | '*'>) {
     const q = parseInput(pageByPathQuery, query, 'query');
     return answer(await this.reader.revisionPage({ config: this.config, spaceId, metadata: q.metadata }, caller, revisionId, { path: pagePath }, q));
   }
