@@ -7,7 +7,7 @@ import { randomBytes } from 'crypto';
 import type Redis from 'ioredis';
 import rateLimit from '@fastify/rate-limit';
 import { limitFailedAuthentication } from '@quire/platform/http/auth-failure-limit';
-import { frameworkErrors, jsonBodyParser, rateLimitOptions, refuseNulInUrl } from '@quire/platform/http/fastify-plumbing';
+import { addRequestCheck, frameworkErrors, jsonBodyParser, rateLimitOptions, refuseNulInUrl } from '@quire/platform/http/fastify-plumbing';
 import { QuireConfig } from '@quire/platform/config/config';
 import { PinoNestLogger } from '@quire/platform/logging/logger';
 import { Runtime, RuntimeOptions } from '@quire/infrastructure/runtime';
@@ -76,13 +76,15 @@ export async function startApi(
     if (shuttingDown) void reply.header('connection', 'close');
     done(null, payload);
   });
-  fastify.addHook('onRequest', (req, reply, done) => {
-    if (!shuttingDown) return refuseNulInUrl(req, reply, done);
+  // The first of the request checks (addRequestCheck: one onRequest hook runs them all, in order).
+  addRequestCheck(fastify, (req, reply) => {
+    if (!shuttingDown) return refuseNulInUrl(req, reply);
     void reply
       .code(503)
       .header('connection', 'close')
       .header('retry-after', '1')
       .send({ error: { code: 503, message: 'This Quire process is shutting down; retry the request (another instance will take it).' } });
+    return true;
   });
   // Before init, so Nest keeps this parser instead of registering its own.
   app.useBodyParser('application/json', { bodyLimit: BODY_LIMIT }, jsonBodyParser(fastify));

@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { goOnUnlessAnswered } from '@quire/platform/http/fastify-plumbing';
+import { addRequestCheck } from '@quire/platform/http/fastify-plumbing';
 import { OperatorAuth } from './operator-auth';
 import { RedisAvailability } from './queue-availability';
 
@@ -25,12 +25,13 @@ export class BullBoardGate implements OnModuleInit {
 
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter?.getInstance<FastifyInstance>();
-    // A callback hook whose every other route goes on at once: an async one would cost each
+    // A request check whose every other route goes on at once: an async one would cost each
     // request of the API a promise and a microtask turn.
-    fastify?.addHook('onRequest', (request, reply, done) => {
+    if (!fastify) return;
+    addRequestCheck(fastify, (request, reply) => {
       const route = request.routeOptions?.url;
-      if (!route || (route !== BULL_BOARD_ROUTE && !route.startsWith(`${BULL_BOARD_ROUTE}/`))) return done();
-      goOnUnlessAnswered(this.gate(route, request, reply), done);
+      if (!route || (route !== BULL_BOARD_ROUTE && !route.startsWith(`${BULL_BOARD_ROUTE}/`))) return false;
+      return this.gate(route, request, reply);
     });
   }
 

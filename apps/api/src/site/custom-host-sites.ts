@@ -3,7 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isCustomHostname } from '@quire/domain';
 import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
-import { goOnUnlessAnswered } from '@quire/platform/http/fastify-plumbing';
+import { addRequestCheck } from '@quire/platform/http/fastify-plumbing';
 import { LOGGER } from '@quire/platform/logging/logger';
 import type { Logger } from '@quire/platform/logging/logger';
 import { IdentityQueries } from '@quire/read-models/identity/identity.queries';
@@ -43,12 +43,11 @@ export class CustomHostSites implements OnModuleInit {
   onModuleInit(): void {
     // Hooks added before the server is ready apply to every route and to the not-found handler.
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    // A callback hook, not an async one: every request passes here, and most (the API, Quire's
-    // own hosts) are told apart without a lookup, so they should not pay for a promise.
-    fastify.addHook('onRequest', (req, reply, done) => {
+    // A request check, synchronous for most requests (the API, Quire's own hosts are told apart
+    // without a lookup), so that they do not pay for a promise.
+    addRequestCheck(fastify, (req, reply) => {
       const host = this.customHost(req);
-      if (host === undefined) return done();
-      goOnUnlessAnswered(this.serve(host, req, reply), done);
+      return host === undefined ? false : this.serve(host, req, reply);
     });
   }
 

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type Redis from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract, type RateLimiterRes } from 'rate-limiter-flexible';
-import { goOnUnlessAnswered, sendGitbookError } from './fastify-plumbing';
+import { addRequestCheck, sendGitbookError } from './fastify-plumbing';
 
 export interface AuthFailureLimitOptions {
   /** Failed authentications an address may have in a window before it is refused. */
@@ -77,13 +77,13 @@ export function limitFailedAuthentication(fastify: FastifyInstance, opts: AuthFa
     return refuse(reply, last.blockedUntil);
   };
 
-  // Callback hooks with a synchronous path for the common case (an address this process saw
+  // A request check with a synchronous path for the common case (an address this process saw
   // clean within RECHECK_MS, no failure being counted): every authenticated request passes here.
-  fastify.addHook('onRequest', (req, reply, done) => {
-    if (req.headers.authorization === undefined) return done();
+  addRequestCheck(fastify, (req, reply) => {
+    if (req.headers.authorization === undefined) return false;
     const last = counting.has(req.ip) ? undefined : known.get(req.ip);
-    if (last && last.failures === 0 && last.blockedUntil === 0 && Date.now() - last.checkedAt < RECHECK_MS) return done();
-    goOnUnlessAnswered(check(req, reply), done);
+    if (last && last.failures === 0 && last.blockedUntil === 0 && Date.now() - last.checkedAt < RECHECK_MS) return false;
+    return check(req, reply);
   });
   fastify.addHook('onResponse', (req, reply, done) => {
     if (reply.statusCode !== 401 || req.headers.authorization === undefined) return done();
