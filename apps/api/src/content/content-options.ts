@@ -26,3 +26,6 @@ export type PageOptions = z.infer<typeof pageByIdQuery>;
 export const documentQuery = z.object({ evaluated: pageOptions.evaluated, dereferenced: pageOptions.dereferenced });
 /** getDocumentById: `schema` names the document schema version; Quire has one, so both read the same. */
 export const documentByIdQuery = z.object({ schema: z.enum(['current', 'next']).optional(), dereferenced: pageOptions.dereferenced });
+
+/** Every page option at its default (the reads that take none: a page's document, its meta links), parsed once. */
+export const defaultPageOptions: Readonly<PageOptions> = Object.freeze(pageByIdQuery.parse({}));

@@ -9,7 +9,7 @@ import { AnswerConditional, Conditional } from '../http/conditional';
 import { Read, ReadContext } from '../http/read-context';
 import { entityId, parseInput } from '../http/validation';
 import { AccessService } from '../permissions/access.service';
-import { documentByIdQuery, documentQuery, filesQuery, pageByIdQuery, pageByPathQuery, revisionQuery } from '../content/content-options';
+import { defaultPageOptions, documentByIdQuery, documentQuery, filesQuery, pageByIdQuery, pageByPathQuery, revisionQuery } from '../content/content-options';
 import { ContentReader } from '../content/content-reader';
 import { sendFile } from '../content/send-file';
 
@@ -90,7 +90,7 @@ export class RevisionContentController {
   @Get('revisions/:revisionId/page/:pageId/document')
   async pageDocument(@Read() { params: { spaceId, revisionId, pageId }, query, caller, answer }: ReadContext<'spaceId' | 'revisionId' | 'pageId'>) {
     const q = parseInput(documentQuery, query, 'query');
-    const options = { ...parseInput(pageByIdQuery, {}, 'query'), ...q, format: 'document' as const, metadata: false };
+    const options = { ...defaultPageOptions, ...q, format: 'document' as const, metadata: false };
     return answer(await this.reader.revisionPage({ config: this.config, spaceId, metadata: false }, caller, revisionId, { id: pageId }, options, 'document'));
   }
 
@@ -100,7 +100,7 @@ export class RevisionContentController {
    */
   @Get('revisions/:revisionId/page/:pageId/meta-links')
   async pageMetaLinks(@Param('spaceId') spaceId: string, @Param('revisionId') revisionId: string, @Param('pageId') pageId: string, @CurrentCaller() caller: Caller, @Conditional() answer: AnswerConditional) {
-    const options = parseInput(pageByIdQuery, {}, 'query');
+    const options = defaultPageOptions;
     const read = await this.reader.revisionPage({ config: this.config, spaceId, metadata: false }, caller, revisionId, { id: pageId }, options);
     return answer({ etag: read.etag, body: () => ({ alternates: [] }) });
   }
