@@ -9,7 +9,7 @@ import { fetchRepository } from '../import/fetch-repository';
 import { gitHttpClient } from '../git-http';
 import { cacheRepositoryPath, withCacheLock } from '../import/import-git-repository';
 import { looseBytesFromPacked, serializeCommit, writeObject } from '../store/git-objects';
-import { openPackedObjects, type PackedObjectReader } from '../store/packed-objects';
+import { openPackedObjects, type PackedObject, type PackedObjectReader } from '../store/packed-objects';
 import { readBlob } from '../store/read-blob';
 import type { RevisionFile } from '../store/read-revision-files';
 import { classifyPushError } from './classify-push-error';
@@ -146,10 +146,11 @@ export async function exportToGitRepository(opts: ExportToGitRepositoryOptions):
  * from its loose file (about two per page on a first export): Node's promise `readFile` spends
  * four asynchronous steps on each (open, stat, read, close), which dominated the push's own CPU
  * time in profiles; a loose object is small, so it is read at once. An object of a pack
- * copyObjects linked (a space's revision written as a pack) is read from the pack first, as the
- * bytes its loose file would hold (looseBytesFromPacked: no inflate/deflate, and no failed open
- * and exception per object): the push copies its compressed bytes into the pack it sends as it
- * does a loose object's. isomorphic-git asks with `{}` as options, not undefined: before, the
+ * copyObjects linked (a space's revision written as a pack) is read from the pack first (no
+ * failed open and exception per object): asked with `{ packEntry: true }` (the patched
+ * packChunks building the pack to send), the answer is the entry itself, its compressed bytes a
+ * view of the one read, sent as they are; asked otherwise, the bytes its loose file would hold
+ * (looseBytesFromPacked: no inflate/deflate). isomorphic-git asks with `{}` as options, not undefined: before, the
  * packed object was never found that way, and each was read through isomorphic-git's own pack
  * reader (a readdir per object, the whole pack read, every object inflated and deflated again).
  */
@@ -157,9 +158,11 @@ function packingFs(packed: PackedObjectReader) {
   return {
     promises: {
       ...fs.promises,
-      readFile: async (path: fs.PathLike, options?: Parameters<typeof fs.readFileSync>[1]) => {
-        const bytes = typeof options === 'string' || options?.encoding ? undefined : packedAsLoose(packed, String(path));
-        return bytes ?? fs.readFileSync(path, options);
+      readFile: async (path: fs.PathLike, options?: Parameters<typeof fs.readFileSync>[1] & { packEntry?: boolean }) => {
+        if (typeof options === 'string' || options?.encoding) return fs.readFileSync(path, options);
+        const object = packedObjectAt(packed, String(path));
+        if (!object) return fs.readFileSync(path, options);
+        return options?.packEntry ? object : looseBytesFromPacked(object);
       },
     },
   };
@@ -167,11 +170,10 @@ function packingFs(packed: PackedObjectReader) {
 
 const LOOSE_OBJECT_PATH = /[\\/]objects[\\/]([0-9a-f]{2})[\\/]([0-9a-f]{38})$/;
 
-/** The loose file an object of the linked packs would have, or undefined (not packed whole there, or not an object's path). */
-function packedAsLoose(packed: PackedObjectReader, path: string): Buffer | undefined {
+/** The object of the linked packs at an object's loose path, or undefined (not packed whole there, or not an object's path). */
+function packedObjectAt(packed: PackedObjectReader, path: string): PackedObject | undefined {
   const match = LOOSE_OBJECT_PATH.exec(path);
-  const object = match ? packed.read(match[1] + match[2]) : undefined;
-  return object && looseBytesFromPacked(object);
+  return match ? packed.read(match[1] + match[2]) : undefined;
 }
 
 /** Where the docs are in the repository, as the branch's `.gitbook.yaml` says (the project
