@@ -1,5 +1,5 @@
 import type { Queryable } from '@quire/platform/db/db';
-import { decodePostings, Postings, readPositionsInto } from './postings';
+import { decodeRecordsInto, positionOffsetsInto, readPositionsInto, recordCount } from './postings';
 
 /**
  * What a page must hold, in lexemes, for a query: the page-level shape of its tsquery (see
@@ -72,15 +72,14 @@ export async function pageCandidates(db: Queryable, spaceKeys: readonly number[]
        JOIN rm_search_postings p ON p.lexeme = e.lexeme AND p.space_key = ANY($2::int[])`,
     [[...lexemes], spaceKeys, [...prefixes], [...positional]],
   );
-  const parts = new Map<string, Postings[]>();
+  const parts = new Map<string, StoredList[]>();
   for (const row of r.rows) {
     const list = parts.get(row.lexeme);
-    const postings = decodePostings(row.entries, row.positions);
-    if (list) list.push(postings);
-    else parts.set(row.lexeme, [postings]);
+    if (list) list.push(row);
+    else parts.set(row.lexeme, [row]);
   }
   const lists = new Map<string, Scores>();
-  for (const [lexeme, list] of parts) lists.set(lexeme, concatByKey(list));
+  for (const [lexeme, list] of parts) lists.set(lexeme, decodeByKey(list));
   const scores = evaluate(match, lists);
   const holders = count.map((lexeme) => {
     const list = lists.get(lexeme);
@@ -263,28 +262,36 @@ function common(a: Uint32Array, b: Uint32Array): number {
   return n;
 }
 
-/** One lexeme's lists of several spaces as one list sorted by key (each is sorted already), with their positions when read. */
-function concatByKey(lists: Postings[]): Scores {
-  const n = lists.reduce((sum, l) => sum + l.keys.length, 0);
+/** A lexeme's stored list in one space: its records, and its positions when read. */
+interface StoredList {
+  entries: Uint8Array;
+  positions: Uint8Array | null;
+}
+
+/**
+ * One lexeme's lists of several spaces decoded as one list sorted by key (each is sorted already),
+ * with their positions when read: straight into one set of arrays, not a set per list then copied.
+ */
+function decodeByKey(lists: readonly StoredList[]): Scores {
+  const n = lists.reduce((sum, l) => sum + recordCount(l.entries), 0);
   const keys = new Uint32Array(n);
   const scores = new Float64Array(n);
   const withPositions = lists.every((l) => l.positions);
   const row = withPositions ? new Uint32Array(n) : undefined;
   const offset = withPositions ? new Uint32Array(n) : undefined;
   let k = 0;
-  let sorted = true;
   for (const [r, list] of lists.entries()) {
-    for (let i = 0; i < list.keys.length; i++, k++) {
-      keys[k] = list.keys[i];
-      scores[k] = list.impacts[i];
-      if (row) {
-        row[k] = r;
-        offset![k] = list.positions!.offsets[i];
-      }
-      if (k > 0 && keys[k] < keys[k - 1]) sorted = false;
+    const count = recordCount(list.entries);
+    decodeRecordsInto(list.entries, keys, scores, k);
+    if (row) {
+      row.fill(r, k, k + count);
+      positionOffsetsInto(list.positions!, count, offset!, k);
     }
+    k += count;
   }
-  const rows = withPositions ? lists.map((l) => l.positions!.bytes) : [];
+  let sorted = true;
+  for (let i = 1; i < n && sorted; i++) if (keys[i] < keys[i - 1]) sorted = false;
+  const rows = withPositions ? lists.map((l) => l.positions!) : [];
   if (sorted) return { keys, scores, ...(row ? { positions: { rows, row, offset: offset! } } : {}) };
   // Key and position packed in one double (keys < 2^32, positions < 2^21): a native numeric sort.
   const packed = new Float64Array(n);

@@ -49,36 +49,51 @@ export function encodePostings(keys: ArrayLike<number>, impacts: ArrayLike<numbe
 }
 
 export function decodePostings(bytes: Uint8Array, positions?: Uint8Array | null): Postings {
-  const n = Math.floor(bytes.byteLength / RECORD);
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const n = recordCount(bytes);
   const keys = new Uint32Array(n);
   const impacts = new Float32Array(n);
-  for (let i = 0; i < n; i++) {
-    keys[i] = view.getUint32(i * RECORD, true);
-    impacts[i] = view.getFloat32(i * RECORD + 4, true);
-  }
-  return positions ? { keys, impacts, positions: { bytes: positions, offsets: positionOffsets(positions, n) } } : { keys, impacts };
+  decodeRecordsInto(bytes, keys, impacts, 0);
+  if (!positions) return { keys, impacts };
+  const offsets = new Uint32Array(n + 1);
+  offsets[n] = positionOffsetsInto(positions, n, offsets, 0);
+  return { keys, impacts, positions: { bytes: positions, offsets } };
 }
 
-/** Where each of the `n` pages' positions start in `bytes`, and where the last ends. */
-function positionOffsets(bytes: Uint8Array, n: number): Uint32Array {
-  const offsets = new Uint32Array(n + 1);
-  let at = 0;
+/** How many pages an encoded list holds. */
+export function recordCount(bytes: Uint8Array): number {
+  return Math.floor(bytes.byteLength / RECORD);
+}
+
+/**
+ * The records of `bytes` written to `keys` and `impacts` from index `at` on (several spaces' lists
+ * of a lexeme are decoded into one pair of arrays, with no copy per list).
+ */
+export function decodeRecordsInto(bytes: Uint8Array, keys: Uint32Array, impacts: Float32Array | Float64Array, at: number): void {
+  const n = recordCount(bytes);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   for (let i = 0; i < n; i++) {
-    offsets[i] = at;
+    keys[at + i] = view.getUint32(i * RECORD, true);
+    impacts[at + i] = view.getFloat32(i * RECORD + 4, true);
+  }
+}
+
+/** Where each of the `n` pages' positions start in `bytes`, written to `offsets` from index `at` on; returns where the last ends. */
+export function positionOffsetsInto(bytes: Uint8Array, n: number, offsets: Uint32Array, at: number): number {
+  let pos = 0;
+  for (let i = 0; i < n; i++) {
+    offsets[at + i] = pos;
     // The count, then as many varints: each ends at a byte below 0x80.
     let count = 0;
     let shift = 1;
     let b;
     do {
-      b = bytes[at++];
+      b = bytes[pos++];
       count += (b & 0x7f) * shift;
       shift *= 128;
     } while (b >= 0x80);
-    for (let k = 0; k < count; k++) while (bytes[at++] >= 0x80);
+    for (let k = 0; k < count; k++) while (bytes[pos++] >= 0x80);
   }
-  offsets[n] = at;
-  return offsets;
+  return pos;
 }
 
 /** The positions encoded at `offset` (see `encodePositions`). */
