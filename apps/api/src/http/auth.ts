@@ -59,7 +59,12 @@ export class AuthGuard implements CanActivate {
     const match = header && /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match) throw new DomainError('unauthorized', 'Authentication required: send Authorization: Bearer <token>');
     const token = match[1];
-    if (looksLikeJwt(token)) return this.siteVisitors.caller(token, request).then((caller) => (request.caller = caller) !== undefined);
+    if (looksLikeJwt(token)) {
+      const visitor = this.siteVisitors.caller(token, request);
+      if (visitor instanceof Promise) return visitor.then((caller) => (request.caller = caller) !== undefined);
+      request.caller = visitor;
+      return true;
+    }
     const known = this.callers.cached(token);
     if (known) {
       request.caller = known;

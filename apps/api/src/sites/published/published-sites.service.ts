@@ -93,8 +93,14 @@ export class PublishedSites {
    * (verified claims are kept per token, a state is replaced, never changed, when an event evicts
    * it), so it is computed once per claims and state: a renderer's reads do not rebuild it.
    */
-  async spacesForToken(claims: SiteTokenClaims): Promise<readonly string[]> {
-    const state = await this.ofOrganization(claims.organization, claims.site);
+  spacesForToken(claims: SiteTokenClaims): readonly string[] | Promise<readonly string[]> {
+    // Warm (the site's state kept), no promise: GitBook's renderer makes every page read with a site token.
+    const kept = this.states.cached(siteStateKey({ siteId: claims.site }));
+    if (kept) return this.tokenSpacesIn(kept.site.organization_id === claims.organization ? kept : undefined, claims);
+    return this.ofOrganization(claims.organization, claims.site).then((state) => this.tokenSpacesIn(state, claims));
+  }
+
+  private tokenSpacesIn(state: PublishedSiteState | undefined, claims: SiteTokenClaims): readonly string[] {
     const known = this.tokenSpaces.get(claims);
     if (known && known.state === state) return known.spaces;
     const visible = state && this.shownWithToken(state, claims);
@@ -121,8 +127,7 @@ export class PublishedSites {
   }
 
   private state(key: PublishedSiteKey): Promise<PublishedSiteState | undefined> {
-    const cacheKey = JSON.stringify('siteId' in key ? [key.siteId] : 'customHostname' in key ? ['host', key.customHostname, key.basename] : ['org', key.organization, key.basename]);
-    return this.states.get(cacheKey, async () => {
+    return this.states.get(siteStateKey(key), async () => {
       const state = await this.sites.publishedSite(key);
       return state && { value: state, tags: [state.site.id, state.site.organization_id, ...state.spaceIds] };
     });
@@ -153,6 +158,12 @@ export class PublishedSites {
     if (!basename) return undefined;
     return { key: { customHostname: url.hostname, basename }, sitePath: `/${encodeURIComponent(basename)}`, rest };
   }
+}
+
+/** A site state's cache key, by how it was named; by id (every site-token read) without JSON.stringify. */
+function siteStateKey(key: PublishedSiteKey): string {
+  if ('siteId' in key) return `id ${key.siteId}`;
+  return JSON.stringify('customHostname' in key ? ['host', key.customHostname, key.basename] : ['org', key.organization, key.basename]);
 }
 
 function safeDecode(segment: string): string {

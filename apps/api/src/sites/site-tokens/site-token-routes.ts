@@ -20,5 +20,17 @@ const READABLE: ReadonlyArray<{ methods: readonly string[]; route: RegExp }> = [
 /** `route` is the matched route's pattern (Fastify's `routeOptions.url`), not the request path. */
 export function siteTokenMayCall(method: string, route: string | undefined): boolean {
   if (!route) return false;
-  return READABLE.some((r) => r.methods.includes(method.toUpperCase()) && r.route.test(route));
+  const key = `${method} ${route}`;
+  let may = decided.get(key);
+  if (may === undefined) {
+    may = READABLE.some((r) => r.methods.includes(method.toUpperCase()) && r.route.test(route));
+    decided.set(key, may);
+  }
+  return may;
 }
+
+/**
+ * Answers by method and matched route pattern: both come from the routes Fastify registered
+ * (a request matching none has no route), so this stays as small as the API.
+ */
+const decided = new Map<string, boolean>();

@@ -47,8 +47,12 @@ describe('site tokens', () => {
   it('refuses a token once it expires, though it was verified (and remembered) before', async () => {
     const t = tokens();
     const token = await t.sign(claims, new Date(Date.now() - 3600_000 + 1500));
+    expect(t.verified(token)).toBeUndefined();
     expect((await t.verify(token)).site).toBe('s1');
+    // The warm path (no promise) answers the remembered claims, only until the token expires.
+    expect(t.verified(token)?.site).toBe('s1');
     await new Promise((r) => setTimeout(r, 2000));
+    expect(t.verified(token)).toBeUndefined();
     await expect(t.verify(token)).rejects.toThrow(/expired/);
   });
 
@@ -78,5 +82,9 @@ describe('site tokens', () => {
     expect(siteTokenMayCall('GET', '/v1/spaces/:spaceId/permissions/aggregate')).toBe(false);
     expect(siteTokenMayCall('GET', '/v1/orgs/:organizationId/sites/:siteId')).toBe(false);
     expect(siteTokenMayCall('GET', undefined)).toBe(false);
+    // Decided once per method and route, then answered the same.
+    expect(siteTokenMayCall('GET', '/v1/spaces/:spaceId')).toBe(true);
+    expect(siteTokenMayCall('head', '/v1/spaces/:spaceId')).toBe(true);
+    expect(siteTokenMayCall('PATCH', '/v1/spaces/:spaceId')).toBe(false);
   });
 });

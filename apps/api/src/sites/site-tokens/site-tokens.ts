@@ -54,7 +54,7 @@ export class SiteTokens {
    * Claims of tokens verified already, until they expire: a signed token never changes, and
    * whether its site still shows what it names is checked on every request (SiteVisitors).
    */
-  private readonly verified = new LRUCache<string, SiteTokenClaims>({ max: CACHED_TOKENS });
+  private readonly verifiedTokens = new LRUCache<string, SiteTokenClaims>({ max: CACHED_TOKENS });
 
   constructor(@Inject(QUIRE_CONFIG) private readonly config: QuireConfig) {}
 
@@ -78,9 +78,14 @@ export class SiteTokens {
       .sign(this.signingKey());
   }
 
+  /** The claims of a token verified already and not yet expired, if any: no promise. */
+  verified(token: string): SiteTokenClaims | undefined {
+    return this.verifiedTokens.get(token);
+  }
+
   /** The claims of a valid, unexpired site token; a 401 for anything else. */
   async verify(token: string): Promise<SiteTokenClaims> {
-    const known = this.verified.get(token);
+    const known = this.verifiedTokens.get(token);
     if (known) return known;
     try {
       const { payload } = await jwtVerify(token, this.signingKey(), { algorithms: [ALGORITHM], issuer: ISSUER });
@@ -91,7 +96,7 @@ export class SiteTokens {
       }
       const claims: SiteTokenClaims = { kind: 'site', organization: p.organization!, site: p.site!, siteSpace: p.siteSpace!, space: p.space!, spaces: p.spaces, ...(p.shareLink ? { shareLink: p.shareLink } : {}) };
       // Kept until it expires (jwtVerify refused an expired one; exp is required by the check below).
-      this.verified.set(token, claims, { ttl: Math.max(1, payload.exp! * 1000 - Date.now()) });
+      this.verifiedTokens.set(token, claims, { ttl: Math.max(1, payload.exp! * 1000 - Date.now()) });
       return claims;
     } catch (err) {
       if (err instanceof DomainError) throw err;

@@ -4,7 +4,7 @@ import { UserRow } from '@quire/read-models/identity/identity.queries';
 import type { Caller } from '../../http/auth';
 import { PublishedSites } from '../published/published-sites.service';
 import { siteTokenMayCall } from './site-token-routes';
-import { SiteTokens } from './site-tokens';
+import { SiteTokenClaims, SiteTokens } from './site-tokens';
 
 /** What of the request decides whether a site token may make it. */
 export interface SiteTokenRequest {
@@ -27,12 +27,26 @@ export class SiteVisitors {
     private readonly published: PublishedSites,
   ) {}
 
-  async caller(token: string, request: SiteTokenRequest): Promise<Caller> {
-    const claims = await this.tokens.verify(token);
+  /**
+   * Synchronous for a token verified already whose site's state is kept (AuthGuard then answers
+   * Nest without a promise): a renderer makes all its reads with one token.
+   */
+  caller(token: string, request: SiteTokenRequest): Caller | Promise<Caller> {
+    const claims = this.tokens.verified(token);
+    if (!claims) return this.tokens.verify(token).then((verified) => this.callerFor(verified, request));
+    return this.callerFor(claims, request);
+  }
+
+  private callerFor(claims: SiteTokenClaims, request: SiteTokenRequest): Caller | Promise<Caller> {
     if (!siteTokenMayCall(request.method, request.routeOptions?.url)) {
       throw new DomainError('forbidden', "A site token only reads its site's published content");
     }
-    const spaces = await this.published.spacesForToken(claims);
+    const spaces = this.published.spacesForToken(claims);
+    if (Array.isArray(spaces)) return this.visitor(claims, spaces, request);
+    return (spaces as Promise<readonly string[]>).then((shown) => this.visitor(claims, shown, request));
+  }
+
+  private visitor(claims: SiteTokenClaims, spaces: readonly string[], request: SiteTokenRequest): Caller {
     const spaceId = request.params?.spaceId;
     if (spaceId !== undefined && !spaces.includes(spaceId)) throw notFound('Space not found');
     // One caller per answer of spacesForToken (a new array whenever the site's state changes).
