@@ -1,4 +1,5 @@
 import { randomUUID } from 'crypto';
+import { readFileSync } from 'fs';
 import { loadavg } from 'os';
 import { dirname, join, resolve as resolvePath } from 'path';
 import { Db } from '@quire/platform/db/db';
@@ -312,7 +313,7 @@ async function appendOnPostgres(): Promise<void> {
   const baselineDatabase = BASELINE_DIR ? await createTestDatabase('quire_bench_base') : undefined;
   const baselinePg = baselineDatabase ? new PgDb(baselineDatabase.url, { max: 20 }) : undefined;
   try {
-    await appendOn('PostgreSQL', pg, baselinePg && (await baselineStore(baselinePg)));
+    await appendOn('PostgreSQL', pg, baselinePg && (await baselineStore(baselinePg)), baselinePg);
   } finally {
     await pg.close();
     await database.drop();
@@ -354,19 +355,71 @@ async function appendOnPglite(): Promise<void> {
 }
 
 /** Quire's appends and the plain INSERTs, in the same database, interleaved (and the baseline checkout's appends). */
-async function appendOn(label: string, db: Db, baseline?: SqlEventStore): Promise<void> {
+async function appendOn(label: string, db: Db, baseline?: SqlEventStore, baselineDb?: Db): Promise<void> {
   const store = await SqlEventStore.create(db);
   await db.exec(PLAIN_SCHEMA);
+  const cpu: Record<string, { client: number; server: number }[]> = {};
   const m = await interleaved({
-    plainSingle: () => plainSingleInserts(db, 16),
-    single: () => singleAppends(store, 16),
-    ...(baseline ? { baselineSingle: () => singleAppends(baseline, 16) } : {}),
-    plainBatch: () => plainBatchInserts(db, 4, 100),
-    batch: () => batchAppends(store, 4, 100),
-    ...(baseline ? { baselineBatch: () => batchAppends(baseline, 4, 100) } : {}),
+    plainSingle: () => withCpu(cpu, 'plainSingle', db, () => plainSingleInserts(db, 16)),
+    single: () => withCpu(cpu, 'single', db, () => singleAppends(store, 16)),
+    ...(baseline ? { baselineSingle: () => withCpu(cpu, 'baselineSingle', baselineDb!, () => singleAppends(baseline, 16)) } : {}),
+    plainBatch: () => withCpu(cpu, 'plainBatch', db, () => plainBatchInserts(db, 4, 100)),
+    batch: () => withCpu(cpu, 'batch', db, () => batchAppends(store, 4, 100)),
+    ...(baseline ? { baselineBatch: () => withCpu(cpu, 'baselineBatch', baselineDb!, () => batchAppends(baseline, 4, 100)) } : {}),
   });
+  const c = Object.fromEntries(
+    Object.entries(cpu).map(([name, xs]) => [name, { client: median(xs.map((x) => x.client)), server: median(xs.map((x) => x.server)) }]),
+  );
   compare(`${label}: append, 16 single-event writers`, m.single, 'plain INSERT of one JSON row', m.plainSingle, 0.8);
+  cpuLine(c.single, c.plainSingle);
   if (baseline) compare(`  ${BASELINE_DIR}'s append, 16 single-event writers`, m.baselineSingle, 'the same plain INSERT', m.plainSingle, 0.8);
+  if (baseline) cpuLine(c.baselineSingle, c.plainSingle);
   compare(`${label}: append, 100-event batches, 4 writers`, m.batch, 'plain multi-row INSERT of 100', m.plainBatch, 0.7);
+  cpuLine(c.batch, c.plainBatch);
   if (baseline) compare(`  ${BASELINE_DIR}'s append, 100-event batches`, m.baselineBatch, 'the same multi-row INSERT', m.plainBatch, 0.7);
+  if (baseline) cpuLine(c.baselineBatch, c.plainBatch);
+}
+
+/**
+ * CPU time (user + system, microseconds) of this process and of the server processes serving
+ * `db`'s database, read from /proc (a server on this host; otherwise the server's is NaN). On a
+ * shared host it is steadier than the rate: other work slows a figure down without adding to it.
+ */
+async function cpuMicros(db: Db): Promise<{ client: number; server: Map<number, number> }> {
+  const usage = process.cpuUsage();
+  const server = new Map<number, number>();
+  if (db.kind !== 'pglite') {
+    const pids = await db.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`);
+    for (const { pid } of pids.rows) {
+      try {
+        // Fields 14 and 15 (utime, stime, in clock ticks of 10 ms) follow the parenthesised name.
+        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+        server.set(pid, (Number(fields[11]) + Number(fields[12])) * 10_000);
+      } catch {
+        server.set(pid, NaN);
+      }
+    }
+  }
+  return { client: usage.user + usage.system, server };
+}
+
+/** Runs a write figure and records the CPU microseconds it took per event (client and server). */
+async function withCpu(into: Record<string, { client: number; server: number }[]>, name: string, db: Db, figure: () => Promise<number>): Promise<number> {
+  const before = await cpuMicros(db);
+  const started = Date.now();
+  const rate = await figure();
+  const events = (rate * (Date.now() - started)) / 1000;
+  const after = await cpuMicros(db);
+  // A server process started during the figure counts from zero; one that ended is not counted.
+  let server = 0;
+  for (const [pid, us] of after.server) server += us - (before.server.get(pid) ?? 0);
+  (into[name] ??= []).push({ client: (after.client - before.client) / events, server: server / events });
+  return rate;
+}
+
+function cpuLine(quire: { client: number; server: number }, base: { client: number; server: number }): void {
+  const shown = (us: { client: number; server: number }) =>
+    Number.isNaN(us.server) ? `${us.client.toFixed(1)} + n/a us` : `${us.client.toFixed(1)} + ${us.server.toFixed(1)} = ${(us.client + us.server).toFixed(1)} us`;
+  const ratio = (base.client + base.server) / (quire.client + quire.server);
+  process.stdout.write(`  CPU per event (client + server): ${shown(quire)} against ${shown(base)}; ratio ${ratio.toFixed(2)}\n`);
 }
