@@ -267,8 +267,13 @@ async function replayOnPostgres(): Promise<void> {
   try {
     const store = await SqlEventStore.create(replayPg);
     const n = await seedReplay(replayPg, store, 'PostgreSQL');
-    const m = await interleaved({ raw: () => rawReadRate(replayPg, n), replay: () => replayRate(replayPg, store, n) });
+    const cpu: Record<string, { client: number; server: number }[]> = {};
+    const m = await interleaved({
+      raw: () => withCpu(cpu, 'raw', replayPg, () => rawReadRate(replayPg, n)),
+      replay: () => withCpu(cpu, 'replay', replayPg, () => replayRate(replayPg, store, n)),
+    });
     compare(`PostgreSQL: replay into ${REPLAYED.length} read models`, m.replay, 'raw read in pages of 1,000', m.raw, 0.5);
+    cpuLine(medianCpu(cpu.replay), medianCpu(cpu.raw));
   } finally {
     await replayPg.close();
     await replayDatabase.drop();
@@ -293,10 +298,15 @@ async function replayOnPglite(): Promise<void> {
   try {
     const store = await SqlEventStore.create(replayLite);
     const n = await seedReplay(replayLite, store, 'PGlite');
-    const m = await interleaved({ raw: () => rawReadRate(replayLite, n), replay: () => replayRate(replayLite, store, n) });
+    const cpu: Record<string, { client: number; server: number }[]> = {};
+    const m = await interleaved({
+      raw: () => withCpu(cpu, 'raw', replayLite, () => rawReadRate(replayLite, n)),
+      replay: () => withCpu(cpu, 'replay', replayLite, () => replayRate(replayLite, store, n)),
+    });
     line(`PGlite: replay into ${REPLAYED.length} read models`, m.replay);
     line(`  raw read in pages of 1,000`, m.raw);
     process.stdout.write(`  ratio ${(m.replay / m.raw).toFixed(2)}; target >= 10,000 events/s: ${m.replay >= 10_000 ? 'ok' : 'BELOW'}\n`);
+    cpuLine(medianCpu(cpu.replay), medianCpu(cpu.raw));
   } finally {
     await replayLite.close();
   }
@@ -367,9 +377,7 @@ async function appendOn(label: string, db: Db, baseline?: SqlEventStore, baselin
     batch: () => withCpu(cpu, 'batch', db, () => batchAppends(store, 4, 100)),
     ...(baseline ? { baselineBatch: () => withCpu(cpu, 'baselineBatch', baselineDb!, () => batchAppends(baseline, 4, 100)) } : {}),
   });
-  const c = Object.fromEntries(
-    Object.entries(cpu).map(([name, xs]) => [name, { client: median(xs.map((x) => x.client)), server: median(xs.map((x) => x.server)) }]),
-  );
+  const c = Object.fromEntries(Object.entries(cpu).map(([name, xs]) => [name, medianCpu(xs)]));
   compare(`${label}: append, 16 single-event writers`, m.single, 'plain INSERT of one JSON row', m.plainSingle, 0.8);
   cpuLine(c.single, c.plainSingle);
   if (baseline) compare(`  ${BASELINE_DIR}'s append, 16 single-event writers`, m.baselineSingle, 'the same plain INSERT', m.plainSingle, 0.8);
@@ -417,6 +425,12 @@ async function withCpu(into: Record<string, { client: number; server: number }[]
   return rate;
 }
 
+/** The median client and server CPU per event of a figure's rounds. */
+function medianCpu(xs: { client: number; server: number }[]): { client: number; server: number } {
+  return { client: median(xs.map((x) => x.client)), server: median(xs.map((x) => x.server)) };
+}
+
+/** The CPU line under a figure; PGlite runs inside this process, so its server time is the client's. */
 function cpuLine(quire: { client: number; server: number }, base: { client: number; server: number }): void {
   const shown = (us: { client: number; server: number }) =>
     Number.isNaN(us.server) ? `${us.client.toFixed(1)} + n/a us` : `${us.client.toFixed(1)} + ${us.server.toFixed(1)} = ${(us.client + us.server).toFixed(1)} us`;
