@@ -13,7 +13,7 @@ import {
 } from '../event-store.port';
 import { Position, START } from '../position';
 import { Upcasters } from '../upcasting';
-import { APPEND_SQL, EVENT_STORE_SCHEMA } from './event-store.schema';
+import { APPEND_CALL_SQL, APPEND_SQL, EVENT_STORE_SCHEMA } from './event-store.schema';
 
 interface EventRow {
   event_id: string;
@@ -47,11 +47,15 @@ export class SqlEventStore implements EventStore {
   /** In-process wake-up for subscribers, on top of LISTEN/NOTIFY across processes. */
   private readonly appended = new EventEmitter();
 
+  /** PostgreSQL prepares APPEND_SQL once per connection (the statement's name); PGlite prepares nothing, so it calls the function that holds it. */
+  private readonly appendSql: string;
+
   constructor(
     private readonly db: Db,
     private readonly upcasters: Upcasters = new Upcasters(),
   ) {
     this.appended.setMaxListeners(0);
+    this.appendSql = db.kind === 'pglite' ? APPEND_CALL_SQL : APPEND_SQL;
   }
 
   static async create(db: Db, upcasters?: Upcasters): Promise<SqlEventStore> {
@@ -69,7 +73,7 @@ export class SqlEventStore implements EventStore {
     let row: { version: number; appended: number; last_position: string | null; tx: string | null };
     for (;;) {
       try {
-        row = (await this.db.query<typeof row>(APPEND_SQL, [streamId, expected, batch], { name: 'quire_append' })).rows[0];
+        row = (await this.db.query<typeof row>(this.appendSql, [streamId, expected, batch], { name: 'quire_append' })).rows[0];
         break;
       } catch (err: any) {
         if (err?.code !== '23505') throw err;
