@@ -35,13 +35,15 @@ export class PgDb implements Db {
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
+    const tx = wrap(client);
     try {
-      await client.query('BEGIN');
-      const result = await fn(wrap(client));
-      await client.query('COMMIT');
+      await tx.query('BEGIN');
+      const result = await fn(tx);
+      // Behind anything `fn` sent without waiting for it (wrap keeps the order).
+      await tx.query('COMMIT');
       return result;
     } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      await tx.query('ROLLBACK').catch(() => undefined);
       throw err;
     } finally {
       client.release();
@@ -83,10 +85,28 @@ export class PgDb implements Db {
   }
 }
 
+/**
+ * One connection's queries, run one after another in the order they are made. A caller may send
+ * a query without waiting for it and go on computing (the search indexer's writes): the next one
+ * starts when it is done, as before, but queued here rather than in pg's Client, whose own queue
+ * is deprecated (it goes in pg 9). A failed query does not stop the ones behind it; inside a
+ * transaction they then fail as PostgreSQL's aborted transaction says.
+ */
 function wrap(client: PoolClient): Queryable {
+  let tail: Promise<unknown> | undefined;
   return {
     async query<R>(sql: string, params?: unknown[]) {
-      const r = await client.query(sql, params as any[]);
+      const run = () => client.query(sql, params as any[]);
+      const sent = tail ? tail.then(run, run) : run();
+      const done: Promise<unknown> = sent.then(
+        () => undefined,
+        () => undefined,
+      );
+      tail = done;
+      void done.then(() => {
+        if (tail === done) tail = undefined;
+      });
+      const r = await sent;
       return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
     },
   };
