@@ -30,15 +30,15 @@ SELECT (SELECT version FROM head) AS version, count(*)::int AS appended,
        max(global_position)::text AS last_position, pg_current_xact_id_if_assigned()::text AS tx
   FROM appended`;
 
+/** APPEND_SQL through its function (quire_append_events), for PGlite: the same parameters and row. */
+export const APPEND_CALL_SQL = `SELECT version, appended, last_position, tx FROM quire_append_events($1, $2, $3)`;
+
 /**
  * Events. `transaction_id` orders events by appending transaction so that readers can stop at
  * the oldest transaction still in flight (quire_read_horizon): a sequence number alone is handed
  * out before commit, and a reader following it would skip an event whose transaction commits
  * after a later one.
  */
-/** APPEND_SQL through its function (quire_append_events), for PGlite: the same parameters and row. */
-export const APPEND_CALL_SQL = `SELECT version, appended, last_position, tx FROM quire_append_events($1, $2, $3)`;
-
 export const EVENT_STORE_SCHEMA = `
 CREATE TABLE IF NOT EXISTS quire_events (
   global_position bigserial PRIMARY KEY,
