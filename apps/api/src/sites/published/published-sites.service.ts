@@ -96,7 +96,7 @@ export class PublishedSites {
   spacesForToken(claims: SiteTokenClaims): readonly string[] | Promise<readonly string[]> {
     // Warm (the site's state kept), no promise: GitBook's renderer makes every page read with a site token.
     const kept = this.states.cached(siteStateKey({ siteId: claims.site }));
-    if (kept) return this.tokenSpacesIn(kept.site.organization_id === claims.organization ? kept : undefined, claims);
+    if (kept) return this.tokenSpacesIn(inOrganization(kept, claims.organization), claims);
     return this.ofOrganization(claims.organization, claims.site).then((state) => this.tokenSpacesIn(state, claims));
   }
 
@@ -122,8 +122,7 @@ export class PublishedSites {
   }
 
   private async ofOrganization(organizationId: string, siteId: string): Promise<PublishedSiteState | undefined> {
-    const state = await this.state({ siteId });
-    return state?.site.organization_id === organizationId ? state : undefined;
+    return inOrganization(await this.state({ siteId }), organizationId);
   }
 
   private state(key: PublishedSiteKey): Promise<PublishedSiteState | undefined> {
@@ -158,6 +157,11 @@ export class PublishedSites {
     if (!basename) return undefined;
     return { key: { customHostname: url.hostname, basename }, sitePath: `/${encodeURIComponent(basename)}`, rest };
   }
+}
+
+/** The site's state if the site belongs to `organizationId`: a site named under another organization does not exist. */
+function inOrganization(state: PublishedSiteState | undefined, organizationId: string): PublishedSiteState | undefined {
+  return state?.site.organization_id === organizationId ? state : undefined;
 }
 
 /** A site state's cache key, by how it was named; by id (every site-token read) without JSON.stringify. */

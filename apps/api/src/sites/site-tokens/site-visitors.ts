@@ -42,8 +42,8 @@ export class SiteVisitors {
       throw new DomainError('forbidden', "A site token only reads its site's published content");
     }
     const spaces = this.published.spacesForToken(claims);
-    if (Array.isArray(spaces)) return this.visitor(claims, spaces, request);
-    return (spaces as Promise<readonly string[]>).then((shown) => this.visitor(claims, shown, request));
+    if (spaces instanceof Promise) return spaces.then((shown) => this.visitor(claims, shown, request));
+    return this.visitor(claims, spaces, request);
   }
 
   private visitor(claims: SiteTokenClaims, spaces: readonly string[], request: SiteTokenRequest): Caller {
