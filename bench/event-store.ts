@@ -267,7 +267,7 @@ async function replayOnPostgres(): Promise<void> {
   try {
     const store = await SqlEventStore.create(replayPg);
     const n = await seedReplay(replayPg, store, 'PostgreSQL');
-    const cpu: Record<string, { client: number; server: number }[]> = {};
+    const cpu: Record<string, CpuPerEvent[]> = {};
     const m = await interleaved({
       raw: () => withCpu(cpu, 'raw', replayPg, () => rawReadRate(replayPg, n)),
       replay: () => withCpu(cpu, 'replay', replayPg, () => replayRate(replayPg, store, n)),
@@ -298,7 +298,7 @@ async function replayOnPglite(): Promise<void> {
   try {
     const store = await SqlEventStore.create(replayLite);
     const n = await seedReplay(replayLite, store, 'PGlite');
-    const cpu: Record<string, { client: number; server: number }[]> = {};
+    const cpu: Record<string, CpuPerEvent[]> = {};
     const m = await interleaved({
       raw: () => withCpu(cpu, 'raw', replayLite, () => rawReadRate(replayLite, n)),
       replay: () => withCpu(cpu, 'replay', replayLite, () => replayRate(replayLite, store, n)),
@@ -368,7 +368,7 @@ async function appendOnPglite(): Promise<void> {
 async function appendOn(label: string, db: Db, baseline?: SqlEventStore, baselineDb?: Db): Promise<void> {
   const store = await SqlEventStore.create(db);
   await db.exec(PLAIN_SCHEMA);
-  const cpu: Record<string, { client: number; server: number }[]> = {};
+  const cpu: Record<string, CpuPerEvent[]> = {};
   const m = await interleaved({
     plainSingle: () => withCpu(cpu, 'plainSingle', db, () => plainSingleInserts(db, 16)),
     single: () => withCpu(cpu, 'single', db, () => singleAppends(store, 16)),
@@ -388,10 +388,14 @@ async function appendOn(label: string, db: Db, baseline?: SqlEventStore, baselin
   if (baseline) cpuLine(c.baselineBatch, c.plainBatch);
 }
 
+/** CPU microseconds per event of a figure: this process's, and the PostgreSQL server processes'. */
+type CpuPerEvent = { client: number; server: number };
+
 /**
  * CPU time (user + system, microseconds) of this process and of the server processes serving
- * `db`'s database, read from /proc (a server on this host; otherwise the server's is NaN). On a
- * shared host it is steadier than the rate: other work slows a figure down without adding to it.
+ * `db`'s database, read from /proc (a server on this host; a process whose /proc cannot be read
+ * counts as NaN; PGlite has none, it runs in this process). On a shared host it is steadier than
+ * the rate: other work slows a figure down without adding to it.
  */
 async function cpuMicros(db: Db): Promise<{ client: number; server: Map<number, number> }> {
   const usage = process.cpuUsage();
@@ -411,8 +415,8 @@ async function cpuMicros(db: Db): Promise<{ client: number; server: Map<number, 
   return { client: usage.user + usage.system, server };
 }
 
-/** Runs a write figure and records the CPU microseconds it took per event (client and server). */
-async function withCpu(into: Record<string, { client: number; server: number }[]>, name: string, db: Db, figure: () => Promise<number>): Promise<number> {
+/** Runs a figure (events per second) and records the CPU microseconds it took per event (client and server). */
+async function withCpu(into: Record<string, CpuPerEvent[]>, name: string, db: Db, figure: () => Promise<number>): Promise<number> {
   const before = await cpuMicros(db);
   const started = Date.now();
   const rate = await figure();
@@ -426,13 +430,13 @@ async function withCpu(into: Record<string, { client: number; server: number }[]
 }
 
 /** The median client and server CPU per event of a figure's rounds. */
-function medianCpu(xs: { client: number; server: number }[]): { client: number; server: number } {
+function medianCpu(xs: CpuPerEvent[]): CpuPerEvent {
   return { client: median(xs.map((x) => x.client)), server: median(xs.map((x) => x.server)) };
 }
 
 /** The CPU line under a figure; PGlite runs inside this process, so its server time is the client's. */
-function cpuLine(quire: { client: number; server: number }, base: { client: number; server: number }): void {
-  const shown = (us: { client: number; server: number }) =>
+function cpuLine(quire: CpuPerEvent, base: CpuPerEvent): void {
+  const shown = (us: CpuPerEvent) =>
     Number.isNaN(us.server) ? `${us.client.toFixed(1)} + n/a us` : `${us.client.toFixed(1)} + ${us.server.toFixed(1)} = ${(us.client + us.server).toFixed(1)} us`;
   const ratio = (base.client + base.server) / (quire.client + quire.server);
   process.stdout.write(`  CPU per event (client + server): ${shown(quire)} against ${shown(base)}; ratio ${ratio.toFixed(2)}\n`);
