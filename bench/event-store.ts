@@ -170,17 +170,20 @@ async function expectRows(db: Db): Promise<void> {
 async function rawReadRate(db: Db, n: number): Promise<number> {
   const started = Date.now();
   let read = 0;
-  let after = '0';
+  let after = { tx: '0', position: '0' };
   for (;;) {
-    const r = await db.query<{ global_position: string }>(
+    // Keyset pages along the primary key, the events' position: `$all` order without the horizon.
+    const r = await db.query<{ tx: string; global_position: string }>(
       `SELECT event_id, stream_id, stream_version, transaction_id::text AS tx, global_position::text AS global_position,
               type, schema_version, data, metadata, recorded_at
-         FROM quire_events WHERE quire_events.global_position > $1 ORDER BY quire_events.global_position LIMIT 1000`,
-      [after],
+         FROM quire_events WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
+        ORDER BY quire_events.transaction_id, quire_events.global_position LIMIT 1000`,
+      [after.tx, after.position],
     );
     read += r.rows.length;
     if (r.rows.length < 1000) break;
-    after = r.rows[r.rows.length - 1].global_position;
+    const last = r.rows[r.rows.length - 1];
+    after = { tx: last.tx, position: last.global_position };
   }
   if (read !== n) throw new Error(`raw read saw ${read} events, expected ${n}`);
   return read / ((Date.now() - started) / 1000);

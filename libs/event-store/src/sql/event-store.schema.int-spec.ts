@@ -2,6 +2,7 @@ import { randomUUID } from 'crypto';
 import { PgDb } from '@quire/platform/db/pg-db';
 import { createTestDatabase, TestDatabase } from '@quire/test-support/databases';
 import { WrongExpectedVersionError } from '../event-store.port';
+import { START } from '../position';
 import { SqlEventStore } from './sql-event-store';
 
 /**
@@ -59,5 +60,34 @@ describe('event store schema upgrade', () => {
     expect((await store.readStream('space-a')).map((e) => [e.type, e.streamVersion])).toEqual([['Old', 1], ['Old', 2], ['Old', 3], ['New', 4]]);
     // Processes of the previous version still read a stream's version by that name while they run.
     expect((await db.query(`SELECT version FROM quire_streams WHERE stream_id = $1`, ['user-b'])).rows).toEqual([{ version: 3 }]);
+  });
+
+  it('given an installation whose primary key was global_position beside a (transaction_id, global_position) index, the position becomes the primary key and $all keeps its order', async () => {
+    const previous = await createTestDatabase();
+    const old = new PgDb(previous.url, { max: 2 });
+    try {
+      await old.exec(PREVIOUS_SCHEMA);
+      const ids = Array.from({ length: 5 }, () => randomUUID());
+      for (const [v, id] of ids.entries()) {
+        await old.query(`INSERT INTO quire_events (stream_id, stream_version, event_id, type, schema_version, data, metadata) VALUES ('space-a', $1, $2, 'Old', 1, '{}', '{}')`, [v + 1, id]);
+      }
+
+      const store = await SqlEventStore.create(old);
+      await SqlEventStore.create(old);
+
+      const indexes = await old.query<{ def: string; primary: boolean }>(
+        `SELECT pg_get_indexdef(indexrelid) AS def, indisprimary AS primary FROM pg_index WHERE indrelid = 'quire_events'::regclass`,
+      );
+      expect(indexes.rows.map((r) => [r.def.replace(/^.* USING /, ''), r.primary]).sort()).toEqual([
+        ['btree (event_id)', false],
+        ['btree (stream_id, stream_version)', false],
+        ['btree (transaction_id, global_position)', true],
+      ]);
+      await store.append('space-a', [{ type: 'New', data: {} }], 5);
+      expect((await store.readAll(START, 100)).map((e) => e.id).slice(0, 5)).toEqual(ids);
+    } finally {
+      await old.close();
+      await previous.drop();
+    }
   });
 });

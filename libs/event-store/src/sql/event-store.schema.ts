@@ -3,7 +3,8 @@
  * one on PostgreSQL, so it is planned once per connection). $1 stream, $2 expected version
  * (NULL = any, 0 = the stream must not exist, n = the stream is at version n), $3 a JSON array
  * of {id, type, schemaVersion, data, metadata} in stream order: the client serialises the batch
- * once, the server parses it once and walks it in order.
+ * once, the server parses it once and walks it in order. A single event goes through
+ * APPEND_ONE_SQL instead, the same check and insert with the event's fields as parameters.
  *
  * A stream's version is its last event's: the UNIQUE (stream_id, stream_version) index is the
  * optimistic-concurrency check. A writer that read the same version as another one inserts the
@@ -30,18 +31,39 @@ SELECT (SELECT version FROM head) AS version, count(*)::int AS appended,
        max(global_position)::text AS last_position, pg_current_xact_id_if_assigned()::text AS tx
   FROM appended`;
 
+/**
+ * APPEND_SQL for one event, the most common append (a command's decision), with the event's
+ * fields as parameters: $1 stream, $2 expected version (as in APPEND_SQL), $3 id, $4 type,
+ * $5 schema version, $6 data, $7 metadata (JSON). Without the JSON batch to parse and walk, the
+ * CTE and the aggregate, a single-event append cost the server 239,000 instructions instead of
+ * 306,000 (callgrind, single-user PostgreSQL 15). It returns the inserted event's row, or no
+ * row when the expected version is stale (the caller then reads where the stream is).
+ */
+export const APPEND_ONE_SQL = `
+INSERT INTO quire_events (stream_id, stream_version, event_id, type, schema_version, data, metadata)
+SELECT $1, head.version + 1, $3::uuid, $4, $5::int, $6::jsonb, $7::jsonb
+  FROM (SELECT coalesce(max(stream_version), 0) AS version FROM quire_events WHERE stream_id = $1) AS head
+ WHERE $2::bigint IS NULL OR head.version = $2::bigint
+RETURNING stream_version AS version, global_position::text AS last_position, transaction_id::text AS tx`;
+
 /** APPEND_SQL through its function (quire_append_events), for PGlite: the same parameters and row. */
 export const APPEND_CALL_SQL = `SELECT version, appended, last_position, tx FROM quire_append_events($1, $2, $3)`;
+
+/** APPEND_ONE_SQL through its function (quire_append_event), for PGlite: the same parameters and row. */
+export const APPEND_ONE_CALL_SQL = `SELECT version, last_position, tx FROM quire_append_event($1, $2, $3, $4, $5, $6, $7)`;
 
 /**
  * Events. `transaction_id` orders events by appending transaction so that readers can stop at
  * the oldest transaction still in flight (quire_read_horizon): a sequence number alone is handed
  * out before commit, and a reader following it would skip an event whose transaction commits
- * after a later one.
+ * after a later one. An event's position, (transaction_id, global_position), is the primary key:
+ * the index `$all` readers follow. Every event pays one index entry per index (about 8,000
+ * instructions each), and these three back a guarantee each: the position, the expected version
+ * (stream_id, stream_version) and idempotent event ids.
  */
 export const EVENT_STORE_SCHEMA = `
 CREATE TABLE IF NOT EXISTS quire_events (
-  global_position bigserial PRIMARY KEY,
+  global_position bigserial,
   transaction_id xid8 NOT NULL DEFAULT pg_current_xact_id(),
   stream_id text NOT NULL,
   stream_version bigint NOT NULL,
@@ -51,9 +73,23 @@ CREATE TABLE IF NOT EXISTS quire_events (
   data jsonb NOT NULL,
   metadata jsonb NOT NULL,
   recorded_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (transaction_id, global_position),
   UNIQUE (stream_id, stream_version)
 );
-CREATE INDEX IF NOT EXISTS quire_events_global_order ON quire_events (transaction_id, global_position);
+
+-- Installations of the previous versions had a primary key on global_position alone beside a
+-- (transaction_id, global_position) index for readers: a fourth index entry per event that no
+-- query needed. They get the position as their primary key, once (the index is built from the
+-- events already stored), and lose the two.
+DO $$
+BEGIN
+  IF EXISTS (SELECT 1 FROM pg_index WHERE indrelid = 'quire_events'::regclass AND indisprimary AND indnkeyatts = 1) THEN
+    ALTER TABLE quire_events DROP CONSTRAINT quire_events_pkey;
+    ALTER TABLE quire_events ADD CONSTRAINT quire_events_pkey PRIMARY KEY (transaction_id, global_position);
+    DROP INDEX IF EXISTS quire_events_global_order;
+  END IF;
+END;
+$$;
 
 -- Where $all readers stop: before the oldest transaction still in flight that could append here.
 -- pg_snapshot_xmin alone is the oldest in the whole cluster, so one long transaction in ANY
@@ -107,6 +143,15 @@ RETURNS TABLE (version bigint, appended int, last_position text, tx text) LANGUA
 #variable_conflict use_column
 BEGIN
   RETURN QUERY ${APPEND_SQL};
+END;
+$$;
+
+-- APPEND_ONE_SQL as a function, for PGlite, as quire_append_events holds APPEND_SQL.
+CREATE OR REPLACE FUNCTION quire_append_event(p_stream text, p_expected bigint, p_id uuid, p_type text, p_schema_version int, p_data jsonb, p_metadata jsonb)
+RETURNS TABLE (version bigint, last_position text, tx text) LANGUAGE plpgsql AS $$
+#variable_conflict use_column
+BEGIN
+  RETURN QUERY ${APPEND_ONE_SQL};
 END;
 $$;
 

@@ -13,7 +13,7 @@ import {
 } from '../event-store.port';
 import { Position, START } from '../position';
 import { Upcasters } from '../upcasting';
-import { APPEND_CALL_SQL, APPEND_SQL, EVENT_STORE_SCHEMA } from './event-store.schema';
+import { APPEND_CALL_SQL, APPEND_ONE_CALL_SQL, APPEND_ONE_SQL, APPEND_SQL, EVENT_STORE_SCHEMA } from './event-store.schema';
 
 interface EventRow {
   event_id: string;
@@ -26,6 +26,14 @@ interface EventRow {
   data: unknown;
   metadata: any;
   recorded_ms: number;
+}
+
+/** What an append statement tells: where the stream was, how many events went in, and the last one's position. */
+interface AppendRow {
+  version: number;
+  appended: number;
+  last_position: string | null;
+  tx: string | null;
 }
 
 /**
@@ -47,8 +55,12 @@ export class SqlEventStore implements EventStore {
   /** In-process wake-up for subscribers, on top of LISTEN/NOTIFY across processes. */
   private readonly appended = new EventEmitter();
 
-  /** PostgreSQL prepares APPEND_SQL once per connection (the statement's name); PGlite prepares nothing, so it calls the function that holds it. */
+  /**
+   * PostgreSQL prepares APPEND_SQL and APPEND_ONE_SQL once per connection (the statements' names);
+   * PGlite prepares nothing, so it calls the functions that hold them.
+   */
   private readonly appendSql: string;
+  private readonly appendOneSql: string;
 
   constructor(
     private readonly db: Db,
@@ -56,6 +68,7 @@ export class SqlEventStore implements EventStore {
   ) {
     this.appended.setMaxListeners(0);
     this.appendSql = db.kind === 'pglite' ? APPEND_CALL_SQL : APPEND_SQL;
+    this.appendOneSql = db.kind === 'pglite' ? APPEND_ONE_CALL_SQL : APPEND_ONE_SQL;
   }
 
   static async create(db: Db, upcasters?: Upcasters): Promise<SqlEventStore> {
@@ -67,13 +80,10 @@ export class SqlEventStore implements EventStore {
     if (events.length === 0) throw new Error('append needs at least one event');
     const ids = events.map((e) => e.id ?? newEventId());
     const expected = expectedVersion === 'any' ? null : expectedVersion === 'no_stream' ? 0 : expectedVersion;
-    const batch = JSON.stringify(
-      events.map((e, i) => ({ id: ids[i], type: e.type, schemaVersion: e.schemaVersion ?? 1, data: e.data ?? null, metadata: e.metadata ?? {} })),
-    );
-    let row: { version: number; appended: number; last_position: string | null; tx: string | null };
+    let row: AppendRow;
     for (;;) {
       try {
-        row = (await this.db.query<typeof row>(this.appendSql, [streamId, expected, batch], { name: 'quire_append' })).rows[0];
+        row = await this.insert(streamId, expected, events, ids);
         break;
       } catch (err: any) {
         if (err?.code !== '23505') throw err;
@@ -94,6 +104,25 @@ export class SqlEventStore implements EventStore {
     this.appended.emit('appended');
     this.notifyOtherProcesses();
     return { nextVersion: Number(row.version) + row.appended, position: { commit: BigInt(row.tx!), prepare: BigInt(row.last_position!) } };
+  }
+
+  /**
+   * Runs the append statement: APPEND_ONE_SQL for one event (its row, or none when the expected
+   * version is stale: then where the stream is), APPEND_SQL for more.
+   */
+  private async insert(streamId: string, expected: number | null, events: NewEvent[], ids: string[]): Promise<AppendRow> {
+    if (events.length === 1) {
+      const e = events[0];
+      const params = [streamId, expected, ids[0], e.type, e.schemaVersion ?? 1, JSON.stringify(e.data ?? null), JSON.stringify(e.metadata ?? {})];
+      const r = await this.db.query<{ version: number; last_position: string; tx: string }>(this.appendOneSql, params, { name: 'quire_append_one' });
+      const inserted = r.rows[0];
+      if (inserted) return { version: Number(inserted.version) - 1, appended: 1, last_position: inserted.last_position, tx: inserted.tx };
+      return { version: await this.streamVersion(streamId), appended: 0, last_position: null, tx: null };
+    }
+    const batch = JSON.stringify(
+      events.map((e, i) => ({ id: ids[i], type: e.type, schemaVersion: e.schemaVersion ?? 1, data: e.data ?? null, metadata: e.metadata ?? {} })),
+    );
+    return (await this.db.query<AppendRow>(this.appendSql, [streamId, expected, batch], { name: 'quire_append' })).rows[0];
   }
 
   private notifyPending = false;
