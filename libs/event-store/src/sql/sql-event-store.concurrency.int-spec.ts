@@ -103,6 +103,39 @@ describe('PostgreSQL event store under concurrency', () => {
     expect((await store.readStream(stream)).map((e) => e.streamVersion)).toEqual(Array.from({ length: rounds }, (_, i) => i + 1));
   });
 
+  it('wakes listeners in other processes after appends, at most one wake-up per 10 ms under a steady stream, and never leaves the last append unannounced', async () => {
+    const listener = new Client({ connectionString: database.url });
+    await listener.connect();
+    try {
+      const wakeUps: number[] = [];
+      listener.on('notification', (n) => n.channel === 'quire_events' && wakeUps.push(Date.now()));
+      await listener.query('LISTEN quire_events');
+      const stream = `steady-${randomUUID()}`;
+      const started = Date.now();
+      // 8 writers for 500 ms: hundreds of appends, more than one per 10 ms.
+      let appended = 0;
+      let lastAppend = 0;
+      await Promise.all(
+        Array.from({ length: 8 }, async (_, w) => {
+          const own = `${stream}-${w}`;
+          for (let v = 0; Date.now() - started < 500; v++) {
+            await store.append(own, [{ type: 'Steady', data: { v } }], v === 0 ? 'no_stream' : v);
+            appended++;
+            lastAppend = Date.now();
+          }
+        }),
+      );
+      await new Promise((r) => setTimeout(r, 100));
+      const gaps = wakeUps.slice(1).map((t, k) => t - wakeUps[k]).sort((a, b) => a - b);
+      expect(appended).toBeGreaterThan(wakeUps.length * 2);
+      expect(gaps[Math.floor(gaps.length / 2)]).toBeGreaterThanOrEqual(9);
+      // The last appends are announced after they committed, not folded into an earlier wake-up.
+      expect(wakeUps[wakeUps.length - 1]).toBeGreaterThanOrEqual(lastAppend);
+    } finally {
+      await listener.end();
+    }
+  });
+
   it('given a transaction that commits after a later one, a $all reader never passes it', async () => {
     const early = new Client({ connectionString: database.url });
     const late = new Client({ connectionString: database.url });
