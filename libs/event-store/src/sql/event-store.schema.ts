@@ -79,13 +79,15 @@ CREATE TABLE IF NOT EXISTS quire_events (
 
 -- Installations of the previous versions had a primary key on global_position alone beside a
 -- (transaction_id, global_position) index for readers: a fourth index entry per event that no
--- query needed. They get the position as their primary key, once (the index is built from the
--- events already stored), and lose the two.
+-- query needed. They get the position as their primary key, once, and lose the two. The unique
+-- index is built from the events already stored while readers go on (CREATE INDEX blocks
+-- writes only); the table is locked for the swap alone.
 DO $$
 BEGIN
   IF EXISTS (SELECT 1 FROM pg_index WHERE indrelid = 'quire_events'::regclass AND indisprimary AND indnkeyatts = 1) THEN
+    CREATE UNIQUE INDEX quire_events_position ON quire_events (transaction_id, global_position);
     ALTER TABLE quire_events DROP CONSTRAINT quire_events_pkey;
-    ALTER TABLE quire_events ADD CONSTRAINT quire_events_pkey PRIMARY KEY (transaction_id, global_position);
+    ALTER TABLE quire_events ADD CONSTRAINT quire_events_pkey PRIMARY KEY USING INDEX quire_events_position;
     DROP INDEX IF EXISTS quire_events_global_order;
   END IF;
 END;
