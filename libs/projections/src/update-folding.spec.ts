@@ -18,6 +18,16 @@ describe('foldableUpdate', () => {
     });
   });
 
+  it('takes the element added to a text[] when missing (a set kept in first-seen order)', () => {
+    const sql = `UPDATE t SET tags = CASE WHEN $2 = ANY(tags) THEN tags ELSE tags || $2::text END WHERE id = $1`;
+    expect(foldableUpdate(sql, ['text', 'text'])?.assignments).toEqual([['tags', { kind: 'append', param: 1 }]]);
+    expect(foldableUpdate(sql.replace('$2::text', '$2'), ['text', 'text'])?.assignments).toEqual([['tags', { kind: 'append', param: 1 }]]);
+    // Another parameter, another column, or an element that is not text: not this shape.
+    expect(foldableUpdate(sql.replace('tags || $2', 'tags || $3'), ['text', 'text', 'text'])).toBeUndefined();
+    expect(foldableUpdate(sql.replace('THEN tags', 'THEN other'), ['text', 'text'])).toBeUndefined();
+    expect(foldableUpdate(sql, ['text', 'integer'])).toBeUndefined();
+  });
+
   it('leaves alone every other shape', () => {
     const types = ['text', 'integer', 'integer'];
     expect(foldableUpdate(`UPDATE t SET a = coalesce($2, a) WHERE id = $1`, types)).toBeUndefined();
@@ -50,6 +60,28 @@ describe('FoldedUpdate', () => {
     expect(folded.fold(later, ['a', null], ['text', TS])).toBe(true);
     expect(folded.fold(later, ['a', new Date('2026-01-01T08:30:00Z')], ['text', TS])).toBe(true);
     expect(folded.render()).toEqual({ sql: `UPDATE t SET n = $2, at = $3 WHERE id = $1`, params: ['a', 11, '2026-01-01T09:00:00Z'], types: ['text', 'integer', TS] });
+  });
+
+  it('adds an element to a known array when missing, and runs one that follows nothing known as it is', () => {
+    const append = update(`UPDATE t SET tags = CASE WHEN $2 = ANY(tags) THEN tags ELSE tags || $2::text END WHERE id = $1`, ['text', 'text']);
+    const setTags = update(`UPDATE t SET tags = $2 WHERE id = $1`, ['text', 'text[]']);
+    const folded = FoldedUpdate.start(append, ['a', 'x'], ['text', 'text']);
+    expect(folded.fold(later, ['a', '2026-01-01T09:00:00Z'], ['text', TS])).toBe(true);
+    expect(folded.render()).toEqual({
+      sql: `UPDATE t SET tags = CASE WHEN $2 = ANY(tags) THEN tags ELSE tags || $2::text END, at = greatest(at, $3) WHERE id = $1`,
+      params: ['a', 'x', '2026-01-01T09:00:00Z'],
+      types: ['text', 'text', TS],
+    });
+    // A second element after an unknown array is not composed.
+    expect(folded.fold(append, ['a', 'y'], ['text', 'text'])).toBe(false);
+    const known = FoldedUpdate.start(setTags, ['a', ['x']], ['text', 'text[]']);
+    expect(known.fold(append, ['a', 'y'], ['text', 'text'])).toBe(true);
+    expect(known.fold(append, ['a', 'x'], ['text', 'text'])).toBe(true);
+    expect(known.fold(append, ['a', 'y'], ['text', 'text'])).toBe(true);
+    expect(known.render()).toEqual({ sql: `UPDATE t SET tags = $2 WHERE id = $1`, params: ['a', ['x', 'y']], types: ['text', 'text[]'] });
+    // A NULL element (array_append adds NULL) and a NULL array are left to PostgreSQL.
+    expect(known.fold(append, ['a', null], ['text', 'text'])).toBe(false);
+    expect(FoldedUpdate.start(setTags, ['a', null], ['text', 'text[]']).fold(append, ['a', 'x'], ['text', 'text'])).toBe(false);
   });
 
   it('refuses, changing nothing, what it cannot compose exactly', () => {

@@ -7,7 +7,10 @@
  *
  * - `col = $n` or `col = <constant>`: the value replaces whatever came before;
  * - `col = col + $n` (an integer): deltas add up, and a delta after a value moves the value;
- * - `col = greatest(col, $n)` (a timestamp): the later instant wins, NULLs ignored as GREATEST does.
+ * - `col = greatest(col, $n)` (a timestamp): the later instant wins, NULLs ignored as GREATEST does;
+ * - `col = CASE WHEN $n = ANY(col) THEN col ELSE col || $n::text END` (a text[] kept as a set in
+ *   first-seen order, as a change request's contributors): after a known array it is that array
+ *   with the element added when missing.
  *
  * An update of any other shape, or a composition these rules do not cover (a delta after a
  * constant, a delta after `greatest`), is not folded: it runs as its own write after the folded one.
@@ -17,9 +20,15 @@ type Assignment =
   | { kind: 'value'; value: unknown; type: string }
   | { kind: 'constant'; sql: string }
   | { kind: 'add'; delta: unknown; type: string }
-  | { kind: 'greatest'; value: unknown; type: string };
+  | { kind: 'greatest'; value: unknown; type: string }
+  | { kind: 'append'; element: unknown };
 
-type Shape = { kind: 'value'; param: number } | { kind: 'constant'; sql: string } | { kind: 'add'; param: number } | { kind: 'greatest'; param: number };
+type Shape =
+  | { kind: 'value'; param: number }
+  | { kind: 'constant'; sql: string }
+  | { kind: 'add'; param: number }
+  | { kind: 'greatest'; param: number }
+  | { kind: 'append'; param: number };
 
 /** An UPDATE of one row by key whose assignments all have a foldable shape. */
 export interface FoldableUpdate {
@@ -49,6 +58,7 @@ export function foldableUpdate(sql: string, types: string[]): FoldableUpdate | u
   for (const [, shape] of update.assignments) {
     if (shape.kind === 'add' && !INTEGER_TYPES.has(types[shape.param])) return undefined;
     if (shape.kind === 'greatest' && types[shape.param] !== TIMESTAMP) return undefined;
+    if (shape.kind === 'append' && types[shape.param] !== 'text') return undefined;
   }
   return update;
 }
@@ -66,10 +76,16 @@ function parse(sql: string): FoldableUpdate | undefined {
     else if (CONSTANT.test(expr) && !expr.includes('$')) assignments.push([column, { kind: 'constant', sql: expr }]);
     else if ((p = new RegExp(`^${column}\\s*\\+\\s*\\$(\\d+)$`).exec(expr))) assignments.push([column, { kind: 'add', param: Number(p[1]) - 1 }]);
     else if ((p = new RegExp(`^greatest\\(\\s*${column}\\s*,\\s*\\$(\\d+)\\s*\\)$`, 'i').exec(expr))) assignments.push([column, { kind: 'greatest', param: Number(p[1]) - 1 }]);
+    else if ((p = appendShape(column).exec(expr)) && p[1] === p[2]) assignments.push([column, { kind: 'append', param: Number(p[1]) - 1 }]);
     else return undefined;
   }
   if (new Set(assignments.map(([c]) => c)).size !== assignments.length) return undefined;
   return { table: m[1], keyColumn: m[3], keyParam: Number(m[4]) - 1, assignments };
+}
+
+/** `CASE WHEN $n = ANY(col) THEN col ELSE col || $n[::text] END`: the element added when missing. */
+function appendShape(column: string): RegExp {
+  return new RegExp(`^CASE\\s+WHEN\\s+\\$(\\d+)\\s*=\\s*ANY\\s*\\(\\s*${column}\\s*\\)\\s+THEN\\s+${column}\\s+ELSE\\s+${column}\\s*\\|\\|\\s*\\$(\\d+)(?:::text)?\\s+END$`, 'i');
 }
 
 /** Splits at commas outside parentheses and string constants. */
@@ -142,6 +158,10 @@ export class FoldedUpdate {
           return `${column} = ${column} + ${param(a.delta, a.type)}`;
         case 'greatest':
           return `${column} = greatest(${column}, ${param(a.value, a.type)})`;
+        case 'append': {
+          const p = param(a.element, 'text');
+          return `${column} = CASE WHEN ${p} = ANY(${column}) THEN ${column} ELSE ${column} || ${p}::text END`;
+        }
       }
     });
     return { sql: `UPDATE ${this.table} SET ${sets.join(', ')} WHERE ${this.keyColumn} = $1`, params, types };
@@ -158,6 +178,8 @@ function incoming(shape: Shape, params: unknown[], types: string[]): Assignment 
       return { kind: 'add', delta: params[shape.param], type: types[shape.param] };
     case 'greatest':
       return { kind: 'greatest', value: params[shape.param], type: types[shape.param] };
+    case 'append':
+      return { kind: 'append', element: params[shape.param] };
   }
 }
 
@@ -175,6 +197,14 @@ function compose(before: Assignment | undefined, after: Assignment): Assignment 
       return moved !== undefined ? { ...before, value: moved } : undefined;
     }
     return undefined;
+  }
+  if (after.kind === 'append') {
+    // A known array of strings takes a string element as array_append would, when it is missing
+    // (text equality is string equality); a NULL element is left to PostgreSQL.
+    if (before.kind !== 'value' || before.type !== 'text[]' || typeof after.element !== 'string') return undefined;
+    const array = before.value;
+    if (!Array.isArray(array) || !array.every((x) => typeof x === 'string')) return undefined;
+    return array.includes(after.element) ? before : { ...before, value: [...array, after.element] };
   }
   // greatest
   if (before.kind === 'greatest' || (before.kind === 'value' && before.type === TIMESTAMP)) {

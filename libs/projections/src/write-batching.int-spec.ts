@@ -101,6 +101,9 @@ async function applyFoldableWrites(tx: { query(sql: string, params?: unknown[]):
     if (step % 4 === 0) await tx.query(`UPDATE wb_rows SET n = $2, flag = TRUE, note = 'it''s set' WHERE id = $1`, [id, step * 100]);
     if (step % 6 === 0) await tx.query(`UPDATE wb_rows SET n = NULL, at = $2 WHERE id = $1`, [id, step % 12 === 0 ? null : '2025-12-31T23:59:59.999Z']);
     if (step % 5 === 0) await tx.query(`UPDATE wb_rows SET note = coalesce(note, '') || $2 WHERE id = $1`, [id, `${step},`]);
+    // A set of tags in first-seen order: elements already there, new ones, NULL, after a known array or not.
+    await tx.query(`UPDATE wb_rows SET tags = CASE WHEN $2 = ANY(tags) THEN tags ELSE tags || $2::text END WHERE id = $1`, [id, step % 8 === 7 ? null : `t${step % 4}`]);
+    if (step % 8 === 3) await tx.query(`UPDATE wb_rows SET tags = $2 WHERE id = $1`, [id, step % 16 === 3 ? ['t1', 'it\'s "q"'] : null]);
     // A lookup reads the row as the updates so far left it.
     if (step % 7 === 0) {
       await tx.query(
@@ -210,7 +213,7 @@ describe.each([
   it('leaves the same rows as the statements run one by one when it folds successive updates of a row', async () => {
     const { db, database } = await open();
     const rows = async () => ({
-      rows: (await db.query(`SELECT id, n, big::text AS big, flag, at, note, counter FROM wb_rows ORDER BY id`)).rows,
+      rows: (await db.query(`SELECT id, n, big::text AS big, flag, at, tags, note, counter FROM wb_rows ORDER BY id`)).rows,
       tree: (await db.query(`SELECT * FROM wb_tree ORDER BY id`)).rows,
     });
     try {

@@ -52,25 +52,30 @@ export const changeRequestsProjection: Projection = {
           [d.changeRequestId, d.spaceId, d.number, d.subject, d.createdBy, d.createdAt, d.revisionInitial],
         );
         break;
-      case 'ChangeRequestDetailsChanged':
-        await tx.query(
-          `UPDATE ${table} SET subject = coalesce($2, subject),
-             description = CASE WHEN $3::boolean THEN $4::jsonb ELSE description END, updated_at = $5 WHERE id = $1`,
-          [d.changeRequestId, d.subject ?? null, d.description !== undefined, d.description == null ? null : JSON.stringify(d.description), d.at],
-        );
+      // Only what the event changes is assigned, each a plain value: a rebuild folds the row's
+      // successive updates into one (libs/projections/src/update-folding.ts).
+      case 'ChangeRequestDetailsChanged': {
+        const sets = ['updated_at = $2'];
+        const params: unknown[] = [d.changeRequestId, d.at];
+        if (d.subject != null) sets.push(`subject = $${params.push(d.subject)}`);
+        if (d.description !== undefined) sets.push(`description = $${params.push(d.description == null ? null : JSON.stringify(d.description))}`);
+        await tx.query(`UPDATE ${table} SET ${sets.join(', ')} WHERE id = $1`, params);
         break;
+      }
       case 'ChangeRequestStatusChanged':
         await tx.query(`UPDATE ${table} SET status = $2, updated_at = $3 WHERE id = $1`, [d.changeRequestId, d.to, d.at]);
         break;
-      case 'RevisionCreated':
+      case 'RevisionCreated': {
         if (!d.changeRequestId) return;
+        const contributor: string | null = d.kind === 'edits' ? (d.createdBy ?? null) : null;
+        // A shape update-folding composes: the contributor added when missing.
+        const contributors = contributor === null ? '' : `, contributors = CASE WHEN $4 = ANY(contributors) THEN contributors ELSE contributors || $4::text END`;
         await tx.query(
-          `UPDATE ${table} SET revision = $2, updated_at = greatest(updated_at, $3),
-             contributors = CASE WHEN $4::text IS NULL OR $4 = ANY(contributors) THEN contributors ELSE contributors || $4::text END
-           WHERE id = $1`,
-          [d.changeRequestId, d.revision, d.createdAt, d.kind === 'edits' ? (d.createdBy ?? null) : null],
+          `UPDATE ${table} SET revision = $2, updated_at = greatest(updated_at, $3)${contributors} WHERE id = $1`,
+          contributor === null ? [d.changeRequestId, d.revision, d.createdAt] : [d.changeRequestId, d.revision, d.createdAt, contributor],
         );
         break;
+      }
       case 'ChangeRequestUpdated':
         await tx.query(`UPDATE ${table} SET revision = $2, revision_merged_ancestor = $3, updated_at = greatest(updated_at, $4) WHERE id = $1`, [
           d.changeRequestId,
