@@ -5,7 +5,7 @@ import type { Logger } from '@quire/platform/logging/logger';
 import { statisticsOutgrown } from '@quire/platform/db/table-statistics';
 import { Projection, REBUILD_SCHEMA, rebuildTables } from './projection';
 import { ProjectionRegistry } from './projection-registry';
-import { ScriptQueryable, StatementFacts, WriteBatchingQueryable } from './write-batching';
+import { RowsWritten, ScriptQueryable, StatementFacts, WriteBatchingQueryable } from './write-batching';
 
 export interface RebuildProgress {
   projection: string;
@@ -83,9 +83,11 @@ export async function rebuildProjections(opts: {
   const handles = projections.map((p) => new Set(p.handles));
   const facts = new StatementFacts();
   const label = projections.map((p) => p.name).join(', ');
+  // The rebuild tables start empty: each projection's rows written so far tell an INSERT of a new row.
+  const written = projections.map(() => new RowsWritten());
   const applyTo = async (i: number, events: RecordedEvent[], tx: Queryable) => {
     const p = projections[i];
-    const target = p.writeResultsUnused ? new WriteBatchingQueryable(tx, scriptRunner(tx), undefined, facts) : undefined;
+    const target = p.writeResultsUnused ? new WriteBatchingQueryable(tx, scriptRunner(tx), undefined, facts, undefined, written[i]) : undefined;
     for (const e of events) if (handles[i].has(e.type)) await p.apply(e, target ?? tx, rebuildTables);
     await target?.flush();
   };

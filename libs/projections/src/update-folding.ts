@@ -230,3 +230,186 @@ function instant(value: unknown): number | undefined {
   const ms = Date.parse(value);
   return Number.isFinite(ms) ? ms : undefined;
 }
+
+/** The expressions of an INSERT's single VALUES row (split at top-level commas) and where the row ends. */
+export function insertValues(sql: string): { start: number; end: number; exprs: string[] } | undefined {
+  const m = /\bVALUES\s*\(/i.exec(sql);
+  if (!m) return undefined;
+  const start = m.index + m[0].length;
+  const exprs: string[] = [];
+  let depth = 0;
+  let from = start;
+  for (let i = start; i < sql.length; i++) {
+    const c = sql[i];
+    if (c === '(') depth++;
+    else if (c === ')') {
+      if (depth === 0) {
+        exprs.push(sql.slice(from, i).trim());
+        return { start: m.index, end: i + 1, exprs };
+      }
+      depth--;
+    } else if (c === ',' && depth === 0) {
+      exprs.push(sql.slice(from, i).trim());
+      from = i + 1;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * An INSERT of one row, `INSERT INTO t (cols) VALUES (exprs)` with nothing after it or with
+ * `ON CONFLICT (key) DO NOTHING`, keyed by a parameter (the conflict target, or the first column).
+ * Updates of the row that follow it may fold into it (FoldedInsert).
+ */
+export interface FoldableInsert {
+  table: string;
+  keyColumn: string;
+  keyParam: number;
+  doNothing: boolean;
+  columns: [column: string, value: InsertValue][];
+}
+
+/** A parameter, a constant, or another expression (parameters and constants only: rowWrite lets nothing else in). */
+type InsertValue = { kind: 'param'; param: number } | { kind: 'constant'; sql: string } | { kind: 'expression'; sql: string };
+
+const INSERT_HEAD = /^\s*INSERT\s+INTO\s+([\w.]+)\s*\(([^)]*)\)\s*VALUES\s*\(/i;
+const DO_NOTHING = /^\s*ON\s+CONFLICT\s*\(\s*(\w+)\s*\)\s*DO\s+NOTHING\s*$/i;
+const insertsParsed = new Map<string, FoldableInsert | null>();
+
+/** The statement's foldable shape, when it has one (a row write of write-batching.ts, without lookups). */
+export function foldableInsert(sql: string): FoldableInsert | undefined {
+  let insert = insertsParsed.get(sql);
+  if (insert === undefined) {
+    insert = parseInsert(sql) ?? null;
+    insertsParsed.set(sql, insert);
+  }
+  return insert ?? undefined;
+}
+
+function parseInsert(sql: string): FoldableInsert | undefined {
+  const head = INSERT_HEAD.exec(sql);
+  if (!head) return undefined;
+  // String constants masked, at the same length, to find the end of the row.
+  const masked = sql.replace(/'(?:[^']|'')*'/g, (c) => `'${'_'.repeat(c.length - 2)}'`);
+  const row = insertValues(masked);
+  if (!row) return undefined;
+  const inner = sql.slice(head.index + head[0].length, row.end - 1);
+  const tail = sql.slice(row.end);
+  const conflict = DO_NOTHING.exec(tail);
+  if (!conflict && !/^\s*$/.test(tail)) return undefined;
+  const names = head[2].split(',').map((c) => c.trim());
+  const exprs = splitTopLevel(inner).map((e) => e.trim());
+  if (names.length !== exprs.length || names.some((n) => !/^\w+$/.test(n)) || new Set(names).size !== names.length) return undefined;
+  const columns = names.map((name, i): [string, InsertValue] => {
+    const e = exprs[i];
+    const p = /^\$(\d+)$/.exec(e);
+    if (p) return [name, { kind: 'param', param: Number(p[1]) - 1 }];
+    if (CONSTANT.test(e) && !e.includes('$')) return [name, { kind: 'constant', sql: e }];
+    return [name, { kind: 'expression', sql: e }];
+  });
+  const keyColumn = conflict ? conflict[1] : names[0];
+  const key = columns.find(([n]) => n === keyColumn)?.[1];
+  if (key?.kind !== 'param') return undefined;
+  return { table: head[1], keyColumn, keyParam: key.param, doNothing: !!conflict, columns };
+}
+
+type InsertedValue = Assignment | { kind: 'expression'; sql: string };
+
+/**
+ * An INSERT and the updates of its row that followed it, as one INSERT of the row they leave.
+ * An update folds in when each of its assignments composes with what the row holds: a value or a
+ * constant replaces anything (a column the INSERT left to its default is then named); a delta, a
+ * later instant or an added element needs a known value there (a parameter of the INSERT).
+ *
+ * With `ON CONFLICT (key) DO NOTHING` the row may have been there before: then the INSERT does
+ * nothing and the updates apply to that row. So the updates, folded as FoldedUpdate, run just
+ * before the INSERT (`pre`): they find the earlier row if there is one (and the INSERT then does
+ * nothing), or nothing at all (and the INSERT writes the row as the updates leave it). A row known
+ * to be new (`fresh`: see RowsWritten) needs no such updates.
+ */
+export class FoldedInsert {
+  /** What the row holds, by column: filled when the first update comes. */
+  private values?: Map<string, InsertedValue>;
+  private update?: FoldedUpdate;
+
+  private constructor(
+    private readonly insert: FoldableInsert,
+    private readonly sql: string,
+    private readonly params: unknown[],
+    private readonly types: string[],
+    private readonly fresh: boolean,
+  ) {}
+
+  static start(insert: FoldableInsert, sql: string, params: unknown[], types: string[], fresh = false): FoldedInsert {
+    return new FoldedInsert(insert, sql, params, types, fresh);
+  }
+
+  private inserted(): Map<string, InsertedValue> {
+    const values = new Map<string, InsertedValue>();
+    for (const [column, v] of this.insert.columns) {
+      if (v.kind === 'param') values.set(column, { kind: 'value', value: this.params[v.param], type: this.types[v.param] });
+      else if (v.kind === 'constant') values.set(column, v);
+      // Renumbered when rendered: its parameters keep their values.
+      else values.set(column, { kind: 'expression', sql: v.sql });
+    }
+    return values;
+  }
+
+  /** Takes the next update of the row; false, changing nothing, when it does not compose. */
+  fold(update: FoldableUpdate, params: unknown[], types: string[]): boolean {
+    if (update.table !== this.insert.table || update.keyColumn !== this.insert.keyColumn) return false;
+    const values = this.values ?? this.inserted();
+    const composed: [string, Assignment][] = [];
+    for (const [column, shape] of update.assignments) {
+      if (column === this.insert.keyColumn) return false;
+      const after = incoming(shape, params, types);
+      const before = values.get(column);
+      const a =
+        before && before.kind !== 'expression' ? compose(before, after) : after.kind === 'value' || after.kind === 'constant' ? after : undefined;
+      // A value or a constant after composing (a delta or a later instant of an unknown value is not).
+      if (!a || (a.kind !== 'value' && a.kind !== 'constant')) return false;
+      composed.push([column, a]);
+    }
+    if (this.insert.doNothing && !this.fresh) {
+      if (!this.update) this.update = FoldedUpdate.start(update, params, types);
+      else if (!this.update.fold(update, params, types)) return false;
+    }
+    for (const [column, a] of composed) values.set(column, a);
+    this.values = values;
+    return true;
+  }
+
+  /** The INSERT (as it came when nothing folded into it), and the updates to run before it. */
+  render(): { sql: string; params: unknown[]; types: string[]; pre?: { sql: string; params: unknown[]; types: string[] } } {
+    if (!this.values) return { sql: this.sql, params: this.params, types: this.types };
+    const params: unknown[] = [];
+    const types: string[] = [];
+    const param = (value: unknown, type: string) => {
+      params.push(value);
+      types.push(type);
+      return `$${params.length}`;
+    };
+    const renumbered = new Map<number, string>();
+    const exprs = [...this.values.values()].map((v) => {
+      switch (v.kind) {
+        case 'value':
+          return param(v.value, v.type);
+        case 'constant':
+          return v.sql;
+        case 'expression':
+          return v.sql.replace(/\$(\d+)/g, (_, n: string) => {
+            const i = Number(n) - 1;
+            let p = renumbered.get(i);
+            if (!p) renumbered.set(i, (p = param(this.params[i], this.types[i])));
+            return p;
+          });
+        default:
+          throw new Error(`An INSERT holds no ${v.kind}`);
+      }
+    });
+    const sql =
+      `INSERT INTO ${this.insert.table} (${[...this.values.keys()].join(', ')}) VALUES (${exprs.join(', ')})` +
+      (this.insert.doNothing ? ` ON CONFLICT (${this.insert.keyColumn}) DO NOTHING` : '');
+    return { sql, params, types, pre: this.update?.render() };
+  }
+}

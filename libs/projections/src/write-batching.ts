@@ -1,5 +1,5 @@
 import { Queryable, QueryResult } from '@quire/platform/db/db';
-import { FoldedUpdate, foldableUpdate } from './update-folding';
+import { FoldedInsert, FoldedUpdate, foldableInsert, foldableUpdate, insertValues } from './update-folding';
 
 /** A transaction that can also run a multi-statement script (simple query protocol). */
 export interface ScriptQueryable extends Queryable {
@@ -17,6 +17,35 @@ export class StatementFacts {
   readonly uniqueIndexes = new Map<string, Promise<string[][]>>();
   /** Whether a row write may conflict with writes to other rows through a unique index, by statement text. */
   readonly crossesRows = new Map<string, boolean>();
+}
+
+/**
+ * The rows one projection's rebuild has written so far, by table and key, in tables it created
+ * empty and owns: a key not among them has no row yet, so an INSERT of it conflicts with nothing
+ * and a FoldedInsert needs no updates for an earlier row. A write that may touch any row forgets
+ * them all, and so does a rebuild past a million keys (then every folded INSERT carries them).
+ */
+export class RowsWritten {
+  private readonly keys = new Set<string>();
+  private known = true;
+
+  constructor(private readonly limit = 1_000_000) {}
+
+  /** True when no write to the row has been issued. */
+  none(key: string): boolean {
+    return this.known && !this.keys.has(key);
+  }
+
+  wrote(key: string): void {
+    if (!this.known) return;
+    this.keys.add(key);
+    if (this.keys.size > this.limit) this.forget();
+  }
+
+  forget(): void {
+    this.known = false;
+    this.keys.clear();
+  }
 }
 
 const WRITE = /^\s*(INSERT|UPDATE|DELETE)\b/i;
@@ -52,10 +81,10 @@ export class WriteBatchingQueryable implements Queryable {
   private script: string[] = [];
   /** Row writes not yet rendered: per round, per statement text, the parameter lists. */
   private rounds: Map<string, unknown[][]>[] = [];
-  /** Folded updates not yet rendered, per round. */
-  private folds: FoldedUpdate[][] = [];
-  /** The folded update each row took last, and its round (a later foldable update of the row joins it). */
-  private readonly lastFold = new Map<string, { fold: FoldedUpdate; round: number }>();
+  /** Folded updates and inserts not yet rendered, per round. */
+  private folds: (FoldedUpdate | FoldedInsert)[][] = [];
+  /** The folded update or insert each row took last, and its round (a later foldable update of the row joins it). */
+  private readonly lastFold = new Map<string, { fold: FoldedUpdate | FoldedInsert; round: number }>();
   private heldRows = 0;
   /** The next round of each row (table, key value). */
   private readonly rowRound = new Map<string, number>();
@@ -68,6 +97,8 @@ export class WriteBatchingQueryable implements Queryable {
     private readonly maxStatements = 2000,
     private readonly facts: StatementFacts = new StatementFacts(),
     private readonly maxHeldRows = 10_000,
+    /** Given for tables a rebuild created empty: which rows it has written. */
+    private readonly written?: RowsWritten,
   ) {}
 
   async query<R = Record<string, any>>(sql: string, params: unknown[] = []): Promise<QueryResult<R>> {
@@ -101,8 +132,11 @@ export class WriteBatchingQueryable implements Queryable {
       this.rowRound.set(key, round + 1);
       // Later writes to a row looked up here must not run before this read.
       for (const k of read) this.rowRound.set(k, Math.max(this.rowRound.get(k) ?? 0, round + 1));
-      if (foldable) {
-        const fold = FoldedUpdate.start(foldable, params, types);
+      const insert = !foldable && row.lookups.length === 0 ? foldableInsert(sql) : undefined;
+      const fresh = this.written?.none(key) ?? false;
+      this.written?.wrote(key);
+      if (foldable || insert?.keyColumn === row.column) {
+        const fold = foldable ? FoldedUpdate.start(foldable, params, types) : FoldedInsert.start(insert!, sql, params, types, fresh);
         (this.folds[round] ??= []).push(fold);
         this.lastFold.set(key, { fold, round });
       } else {
@@ -111,6 +145,7 @@ export class WriteBatchingQueryable implements Queryable {
       }
       if (++this.heldRows >= this.maxHeldRows) await this.flush();
     } else {
+      this.written?.forget();
       this.seal();
       await this.push(inlineParams(sql, params));
     }
@@ -131,25 +166,32 @@ export class WriteBatchingQueryable implements Queryable {
   }
 
   private hold(round: number, sql: string, params: unknown[]): void {
-    const groups = (this.rounds[round] ??= new Map());
-    const group = groups.get(sql);
-    if (group) group.push(params);
-    else groups.set(sql, [params]);
+    group((this.rounds[round] ??= new Map()), sql, params);
   }
 
-  /** Renders the held rounds, in order, into the script (their types are known: they were asked for on the way in, or folded). */
+  /**
+   * Renders the held rounds, in order, into the script (their types are known: they were asked for
+   * on the way in, or folded). A folded INSERT's updates for a row that was already there run first
+   * in its round: nothing else in the round touches that row.
+   */
   private seal(): void {
+    const pre: Map<string, unknown[][]>[] = [];
     for (const [round, folds] of this.folds.entries()) {
       for (const fold of folds ?? []) {
-        const { sql, params, types } = fold.render();
-        this.knownTypes.set(sql, types);
-        this.hold(round, sql, params);
+        const r: ReturnType<FoldedInsert['render']> = fold.render();
+        if (r.pre) {
+          this.knownTypes.set(r.pre.sql, r.pre.types);
+          group((pre[round] ??= new Map()), r.pre.sql, r.pre.params);
+        }
+        this.knownTypes.set(r.sql, r.types);
+        this.hold(round, r.sql, r.params);
       }
     }
-    for (const groups of this.rounds) {
-      if (!groups) continue;
-      for (const [sql, rows] of groups) {
-        this.script.push(rows.length === 1 ? inlineParams(sql, rows[0]) : setBased(sql, rows, this.knownTypes.get(sql)!));
+    for (let round = 0; round < this.rounds.length; round++) {
+      for (const groups of [pre[round], this.rounds[round]]) {
+        for (const [sql, rows] of groups ?? []) {
+          this.script.push(rows.length === 1 ? inlineParams(sql, rows[0]) : setBased(sql, rows, this.knownTypes.get(sql)!));
+        }
       }
     }
     this.rounds = [];
@@ -202,6 +244,12 @@ export class WriteBatchingQueryable implements Queryable {
     this.knownTypes.set(sql, types);
     return types;
   }
+}
+
+function group(groups: Map<string, unknown[][]>, sql: string, params: unknown[]): void {
+  const rows = groups.get(sql);
+  if (rows) rows.push(params);
+  else groups.set(sql, [params]);
 }
 
 /**
@@ -314,46 +362,27 @@ export function rowWrite(sql: string): RowWrite | undefined {
   return { table: insert[1], column, param: Number(param[1]) - 1, conflictTarget: !!target, lookups };
 }
 
-/** The expressions of an INSERT's single VALUES row (split at top-level commas) and where the row ends. */
-function insertValues(sql: string): { start: number; end: number; exprs: string[] } | undefined {
-  const m = /\bVALUES\s*\(/i.exec(sql);
-  if (!m) return undefined;
-  const start = m.index + m[0].length;
-  const exprs: string[] = [];
-  let depth = 0;
-  let from = start;
-  for (let i = start; i < sql.length; i++) {
-    const c = sql[i];
-    if (c === '(') depth++;
-    else if (c === ')') {
-      if (depth === 0) {
-        exprs.push(sql.slice(from, i).trim());
-        return { start: m.index, end: i + 1, exprs };
-      }
-      depth--;
-    } else if (c === ',' && depth === 0) {
-      exprs.push(sql.slice(from, i).trim());
-      from = i + 1;
-    }
-  }
-  return undefined;
-}
-
 const BATCH = 'quire_batch';
 
 /**
  * One statement applying a row write to every parameter list (each touching a different row). The
  * parameters travel as one array literal per parameter, unnested in the statement's FROM: one
  * string constant each, where a VALUES list is parsed, analysed and planned as one expression per
- * parameter and row (about a quarter of PostgreSQL's time in a rebuild). An array-typed parameter
- * cannot be unnested as an element (unnest flattens every dimension): its statement keeps VALUES.
+ * parameter and row (about a quarter of PostgreSQL's time in a rebuild). unnest flattens every
+ * dimension, so an array-typed parameter travels as the text of each array and is cast back where
+ * the statement uses it (the cast reads it as the parameter's input would).
  */
 function setBased(sql: string, rows: unknown[][], types: string[]): string {
   const columns = types.map((_, i) => `p${i + 1}`);
-  const source = types.some((t) => t.endsWith(']'))
-    ? `(${valuesList(rows, types)}) AS ${BATCH}(${columns.join(', ')})`
-    : `unnest(${types.map((type, i) => `${quote(arrayText(rows.map((params) => params[i])))}::${type}[]`).join(', ')}) AS ${BATCH}(${columns.join(', ')})`;
-  const body = sql.replace(/\$(\d+)/g, (_, n: string) => `${BATCH}.p${n}`);
+  const isArray = types.map((t) => t.endsWith(']'));
+  const arrays = types.map((type, i) => {
+    const values = rows.map((params) => params[i]);
+    return isArray[i]
+      ? `${quote(arrayText(values.map((v) => (v == null ? null : paramText(v)))))}::text[]`
+      : `${quote(arrayText(values))}::${type}[]`;
+  });
+  const source = `unnest(${arrays.join(', ')}) AS ${BATCH}(${columns.join(', ')})`;
+  const body = sql.replace(/\$(\d+)/g, (_, n: string) => (isArray[Number(n) - 1] ? `${BATCH}.p${n}::${types[Number(n) - 1]}` : `${BATCH}.p${n}`));
   if (/^\s*(UPDATE|DELETE)\b/i.test(body)) {
     // Before the statement's own condition, not a lookup's.
     const where = topLevelWhere(body);
@@ -361,13 +390,6 @@ function setBased(sql: string, rows: unknown[][], types: string[]): string {
   }
   const row = insertValues(body)!;
   return `${body.slice(0, row.start)}SELECT ${row.exprs.join(', ')} FROM ${source}${body.slice(row.end)}`;
-}
-
-function valuesList(rows: unknown[][], types: string[]): string {
-  return (
-    'VALUES ' +
-    rows.map((params, r) => '(' + params.map((p, i) => (r === 0 ? `CAST(${literal(p)} AS ${types[i]})` : literal(p))).join(', ') + ')').join(',\n')
-  );
 }
 
 /** Where the WHERE outside every parenthesis and string constant begins (the statement's own condition). */

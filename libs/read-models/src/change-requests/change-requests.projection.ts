@@ -46,10 +46,12 @@ export const changeRequestsProjection: Projection = {
     const table = t('rm_change_requests');
     switch (event.type) {
       case 'ChangeRequestCreated':
+        // Contributors named (empty) rather than left to the default: a rebuild folds the row's
+        // later updates into this INSERT, which needs the array they add to.
         await tx.query(
-          `INSERT INTO ${table} (id, space_id, number, status, subject, created_by, created_at, updated_at, revision, revision_initial)
-           VALUES ($1, $2, $3, 'draft', $4, $5, $6, $6, $7, $7) ON CONFLICT (id) DO NOTHING`,
-          [d.changeRequestId, d.spaceId, d.number, d.subject, d.createdBy, d.createdAt, d.revisionInitial],
+          `INSERT INTO ${table} (id, space_id, number, status, subject, created_by, created_at, updated_at, revision, revision_initial, contributors)
+           VALUES ($1, $2, $3, 'draft', $4, $5, $6, $6, $7, $7, $8) ON CONFLICT (id) DO NOTHING`,
+          [d.changeRequestId, d.spaceId, d.number, d.subject, d.createdBy, d.createdAt, d.revisionInitial, []],
         );
         break;
       // Only what the event changes is assigned, each a plain value: a rebuild folds the row's

@@ -59,10 +59,13 @@ export const spacesProjection: Projection = {
     const d = event.data as any;
     switch (event.type) {
       case 'SpaceCreated':
+        // The change-request counters named (zero) rather than left to their default: a rebuild
+        // folds the space's later updates, counters included, into this INSERT.
         await tx.query(
           `INSERT INTO ${t('rm_spaces')} (id, organization_id, parent, title, emoji, icon, language, edit_mode, default_level, merge_rules,
-             revision, initial_revision, empty, duplicated_from, duplicated_from_revision, created_by, created_at, updated_at)
-           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$11,$12,$13,$14,$15,$16,$16) ON CONFLICT (id) DO NOTHING`,
+             revision, initial_revision, empty, duplicated_from, duplicated_from_revision, created_by, created_at, updated_at,
+             change_requests, change_requests_open, change_requests_draft)
+           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$11,$12,$13,$14,$15,$16,$16,$17,$17,$17) ON CONFLICT (id) DO NOTHING`,
           [
             d.spaceId,
             d.organizationId,
@@ -80,6 +83,7 @@ export const spacesProjection: Projection = {
             d.duplicatedFromRevision ?? null,
             d.createdBy,
             d.createdAt,
+            0,
           ],
         );
         break;
