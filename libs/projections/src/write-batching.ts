@@ -67,6 +67,9 @@ const RETURNING = /\bRETURNING\b/i;
  *
  * Successive updates of one row with nothing reading the row in between fold into one when their
  * assignments compose (update-folding.ts): the row then takes one new version instead of several.
+ * They fold into the INSERT of the row before them too (FoldedInsert), which then writes the row as
+ * they leave it; given RowsWritten (a rebuild's empty tables), a row known to be new takes nothing
+ * else.
  *
  * Every other write is a barrier: the held rounds run first, then the write, alone. A read runs
  * what is held before it, and so does the end of the batch. What is ready goes to the database as
