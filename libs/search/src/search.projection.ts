@@ -27,12 +27,17 @@ export const SEARCH_TABLES = [
  * - `rm_search_sections` holds only the tsvectors, uncompressed and inline up to 8 KB
  *   (toast_tuple_target, STORAGE MAIN): matching and ranking read thousands of them per query,
  *   and decompressing them cost 4x the ranking itself; texts for snippets live apart in
- *   `rm_search_texts` and are read for the shown results only;
+ *   `rm_search_texts` and are read for the shown results only. No GIN index on the tsvectors
+ *   (nor on the pages' title_tsv): queries read the sections of their candidate pages by primary
+ *   key (see the postings below), and keeping the index up to date doubled the cost of writing
+ *   a large import's sections (version 5);
  * - `rm_search_revisions` remembers the searchable pages of every revision of the space stream
  *   (imports, merges, standalone imports that may go live later), so SpaceRevisionChanged can
  *   swap the indexed set whichever order the two events arrive in. Keyed by space as well: two
  *   spaces can hold the very same commit (same files, same second) with different page ids;
- * - `rm_search_blobs` caches parsed sections by git blob id: content is parsed once ever;
+ * - `rm_search_blobs` caches parsed sections by git blob id: content is parsed once ever. They
+ *   are kept as JSON text, read back whole and never queried inside: as jsonb, PostgreSQL's
+ *   parse of them cost four times the rest of the insert (version 5);
  * - `rm_search_postings` is the inverted index by page: per lexeme and space, the pages holding it
  *   with their impacts and, apart, their positions (see postings/postings.ts), keyed by the small
  *   integer keys of spaces and pages. Queries find their candidate pages there, best first, and
@@ -68,7 +73,7 @@ export function searchProjection(contentStore: ContentStore, opts: { onIndexed?:
 
   return {
     name: 'search',
-    version: 4,
+    version: 5,
     tables: SEARCH_TABLES,
     handles: ['SpaceCreated', 'SpaceUpdated', 'SpaceDeleted', 'SpaceRestored', 'RevisionCreated', 'SpaceRevisionChanged'],
     schema: (t) => `
@@ -88,7 +93,7 @@ export function searchProjection(contentStore: ContentStore, opts: { onIndexed?:
         PRIMARY KEY (space_id, revision));
       CREATE TABLE ${t('rm_search_blobs')} (
         blob text PRIMARY KEY,
-        sections jsonb NOT NULL);
+        sections text NOT NULL);
       CREATE TABLE ${t('rm_search_pages')} (
         space_id text NOT NULL,
         page_id text NOT NULL,
@@ -101,7 +106,6 @@ export function searchProjection(contentStore: ContentStore, opts: { onIndexed?:
         title_words int NOT NULL,
         key int GENERATED ALWAYS AS IDENTITY UNIQUE,
         PRIMARY KEY (space_id, page_id));
-      CREATE INDEX rm_search_pages_title_tsv ON ${t('rm_search_pages')} USING gin (title_tsv);
       CREATE TABLE ${t('rm_search_sections')} (
         space_id text NOT NULL,
         page_id text NOT NULL,
@@ -109,7 +113,6 @@ export function searchProjection(contentStore: ContentStore, opts: { onIndexed?:
         tsv tsvector NOT NULL,
         PRIMARY KEY (space_id, page_id, ord)) WITH (toast_tuple_target = 8160);
       ALTER TABLE ${t('rm_search_sections')} ALTER COLUMN tsv SET STORAGE MAIN;
-      CREATE INDEX rm_search_sections_tsv ON ${t('rm_search_sections')} USING gin (tsv);
       CREATE TABLE ${t('rm_search_texts')} (
         space_id text NOT NULL,
         page_id text NOT NULL,

@@ -29,9 +29,10 @@ const EXACT_WEIGHT = 1.0;
  */
 const CANDIDATE_PAGES = 200;
 /**
- * The candidate pages and their sections, read by key and primary key: materialised, so that the
- * planner cannot trade these few lookups for the GIN index's posting lists, which hold every
- * matching section of the installation.
+ * The candidate pages and their sections, read by key and primary key, and materialised: the
+ * tsquery is matched against these few sections only. (Sections have no GIN index: its posting
+ * lists hold every matching section of the installation, which the planner reached for when it
+ * had one; the postings choose the candidates instead.)
  */
 const CANDIDATES_SQL = (keys: string) =>
   `candidates AS MATERIALIZED (SELECT space_id, page_id, title_tsv, title_words FROM rm_search_pages WHERE key = ANY(${keys})),
