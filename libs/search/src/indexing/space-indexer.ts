@@ -35,6 +35,8 @@ const INSERT_CHUNK = 1000;
 /** Postings rows per statement. */
 const POSTINGS_CHUNK = 2000;
 const decoder = new TextDecoder();
+/** Pages tokenized or turned into rows between two turns of the event loop. */
+const YIELD_EVERY = 50;
 
 /**
  * Brings one space's index to a revision's pages. Pages whose blob, title, description and
@@ -58,10 +60,12 @@ export class SpaceIndexer {
       clock = now;
     };
     const current = new Map<string, IndexedPageRow>();
-    const existing = await tx.query<IndexedPageRow>(
-      `SELECT page_id, key, blob, title, path, description, ancestors FROM ${t('rm_search_pages')} WHERE space_id = $1`,
-      [spaceId],
-    );
+    // Asked now, not once the writes below are done: the postings are patched (or written anew,
+    // for a space indexed for the first time) while the sections' inserts run.
+    const [existing, postingsExist] = await Promise.all([
+      tx.query<IndexedPageRow>(`SELECT page_id, key, blob, title, path, description, ancestors FROM ${t('rm_search_pages')} WHERE space_id = $1`, [spaceId]),
+      tx.query(`SELECT 1 FROM ${t('rm_search_postings')} WHERE space_key = $1 LIMIT 1`, [opts.spaceKey]).then((r) => r.rows.length > 0),
+    ]);
     for (const row of existing.rows) current.set(row.page_id, row);
 
     const next = new Map(pages.map((p) => [p.id, p]));
@@ -88,7 +92,7 @@ export class SpaceIndexer {
       return sent;
     };
     const settle = () => Promise.all(pending.splice(0));
-    const { sections, parsed } = await this.sectionsOf(tx, t, spaceId, reindex, send);
+    const { sections, fresh } = await this.sectionsOf(tx, t, spaceId, reindex);
     lap('sections');
 
     const gone = [...removed, ...reindex.filter((p) => current.has(p.id)).map((p) => p.id)];
@@ -118,7 +122,7 @@ export class SpaceIndexer {
     let sectionCount = 0;
     if (reindex.length) {
       // Tokenize once; stem every distinct word in one statement; then build the tsvectors.
-      const prepared = reindex.map((page) => {
+      const prepared = await mapYielding(reindex, (page) => {
         const list = sections.get(page.blob) ?? [];
         // A page without text is still found by its title.
         const effective = list.length ? list : [{ id: '', title: '', text: '' }];
@@ -135,7 +139,16 @@ export class SpaceIndexer {
         for (const s of p.sections) collectWords([s.heading, s.body], words);
       }
       lap('tokens');
-      await this.stemmer.load(tx, config, words);
+      const stemmed = this.stemmer.load(tx, config, words);
+      // The parsed sections are cached by blob behind the stems, which are waited for.
+      for (const chunk of chunks(fresh, INSERT_CHUNK)) {
+        send(
+          `INSERT INTO ${t('rm_search_blobs')} (blob, sections) SELECT x.blob, x.sections FROM unnest($1::text[], $2::text[]) AS x(blob, sections)
+           ON CONFLICT (blob) DO NOTHING`,
+          [chunk.map((f) => f.blob), chunk.map((f) => JSON.stringify(f.sections))],
+        );
+      }
+      await stemmed;
       const lexemes = this.stemmer.lexemesFor(config);
       lap('stems');
 
@@ -169,10 +182,30 @@ export class SpaceIndexer {
         ));
       }
 
-      const sectionRows: Array<{ page_id: string; ord: number; section_id: string; title: string; body: string; tsv: string }> = [];
+      let sectionRows: Array<{ page_id: string; ord: number; section_id: string; title: string; body: string; tsv: string }> = [];
+      const sendSections = () => {
+        sectionCount += sectionRows.length;
+        send(
+          `INSERT INTO ${t('rm_search_sections')} (space_id, page_id, ord, tsv)
+           SELECT $1, x.page_id, x.ord, x.tsv::tsvector FROM unnest($2::text[], $3::int[], $4::text[]) AS x(page_id, ord, tsv)`,
+          [spaceId, ...columns(sectionRows, ['page_id', 'ord', 'tsv'])],
+        );
+        send(
+          `INSERT INTO ${t('rm_search_texts')} (space_id, page_id, ord, section_id, title, body)
+           SELECT $1, x.page_id, x.ord, x.section_id, x.title, x.body
+             FROM unnest($2::text[], $3::int[], $4::text[], $5::text[], $6::text[]) AS x(page_id, ord, section_id, title, body)`,
+          [spaceId, ...columns(sectionRows, ['page_id', 'ord', 'section_id', 'title', 'body'])],
+        );
+        sectionRows = [];
+      };
       // Page -> lexeme -> impact and positions, for the postings (by page key once the pages' rows have theirs).
       const pagePostings: Array<{ id: string; impacts: Map<string, number>; positions: Map<string, number[]> }> = [];
-      for (const p of prepared) {
+      for (const [i, p] of prepared.entries()) {
+        // Sections are sent as they are built, and the event loop runs now and then: the
+        // connection sends each statement once the one before it is done, and PostgreSQL would
+        // otherwise wait for the whole loop.
+        if (sectionRows.length >= INSERT_CHUNK) sendSections();
+        if (i % YIELD_EVERY === YIELD_EVERY - 1) await yieldToEventLoop();
         const page = { impacts: new Map<string, number>(), positions: new Map<string, number[]>(), ord: 0 };
         p.sections.forEach((s, ord) => {
           page.ord = ord;
@@ -198,21 +231,8 @@ export class SpaceIndexer {
         addTitleShare(page.impacts, p.title, textTokens(`${p.page.description}\n${p.page.ancestors[p.page.ancestors.length - 1] ?? ''}`), lexemes);
         pagePostings.push({ id: p.page.id, impacts: page.impacts, positions: page.positions });
       }
-      sectionCount = sectionRows.length;
+      if (sectionRows.length) sendSections();
       lap('vectors');
-      for (const chunk of chunks(sectionRows, INSERT_CHUNK)) {
-        send(
-          `INSERT INTO ${t('rm_search_sections')} (space_id, page_id, ord, tsv)
-           SELECT $1, x.page_id, x.ord, x.tsv::tsvector FROM unnest($2::text[], $3::int[], $4::text[]) AS x(page_id, ord, tsv)`,
-          [spaceId, ...columns(chunk, ['page_id', 'ord', 'tsv'])],
-        );
-        send(
-          `INSERT INTO ${t('rm_search_texts')} (space_id, page_id, ord, section_id, title, body)
-           SELECT $1, x.page_id, x.ord, x.section_id, x.title, x.body
-             FROM unnest($2::text[], $3::int[], $4::text[], $5::text[], $6::text[]) AS x(page_id, ord, section_id, title, body)`,
-          [spaceId, ...columns(chunk, ['page_id', 'ord', 'section_id', 'title', 'body'])],
-        );
-      }
       const keys = new Map<string, number>();
       for (const inserted of await Promise.all(insertedPages)) for (const row of inserted.rows) keys.set(row.page_id, row.key);
       // Lexeme -> page key -> impact and positions.
@@ -226,31 +246,28 @@ export class SpaceIndexer {
         }
       }
       lap('write');
-      await this.writePostings(tx, t, opts.spaceKey, goneKeys, goneLexemes, added);
+      await this.writePostings(tx, t, opts.spaceKey, postingsExist, goneKeys, goneLexemes, added);
       lap('postings');
       await this.addVocabulary(tx, t, [...words].filter(isVocabularyWord));
       lap('vocabulary');
     } else if (goneKeys.size) {
-      await this.writePostings(tx, t, opts.spaceKey, goneKeys, goneLexemes, new Map());
+      await this.writePostings(tx, t, opts.spaceKey, postingsExist, goneKeys, goneLexemes, new Map());
       lap('postings');
     }
     await settle();
     lap('write');
-    return { pages: pages.length, reindexed: reindex.length, removed: removed.length, parsedBlobs: parsed, sections: sectionCount, ms };
+    return { pages: pages.length, reindexed: reindex.length, removed: removed.length, parsedBlobs: fresh.length, sections: sectionCount, ms };
   }
 
-  /** Sections of the pages' blobs: from the cache, else read, parsed and cached. */
-  private async sectionsOf(tx: Queryable, t: TableNamer, spaceId: string, pages: SearchablePage[], send: (sql: string, params: unknown[]) => Promise<unknown>) {
+  /** Sections of the pages' blobs: from the cache, else read and parsed (`fresh`: for the cache). */
+  private async sectionsOf(tx: Queryable, t: TableNamer, spaceId: string, pages: SearchablePage[]) {
     const sections = new Map<string, IndexedSection[]>();
-    const blobs = [...new Set(pages.map((p) => p.blob))];
-    if (blobs.length === 0) return { sections, parsed: 0 };
-    const cached = await tx.query<{ blob: string; sections: IndexedSection[] }>(
-      `SELECT blob, sections FROM ${t('rm_search_blobs')} WHERE blob = ANY($1::text[])`,
-      [blobs],
-    );
-    for (const row of cached.rows) sections.set(row.blob, row.sections);
-    const missing = blobs.filter((b) => !sections.has(b));
     const fresh: Array<{ blob: string; sections: IndexedSection[] }> = [];
+    const blobs = [...new Set(pages.map((p) => p.blob))];
+    if (blobs.length === 0) return { sections, fresh };
+    const cached = await tx.query<{ blob: string; sections: string }>(`SELECT blob, sections FROM ${t('rm_search_blobs')} WHERE blob = ANY($1::text[])`, [blobs]);
+    for (const row of cached.rows) sections.set(row.blob, JSON.parse(row.sections) as IndexedSection[]);
+    const missing = blobs.filter((b) => !sections.has(b));
     await forEachLimited(missing, READ_CONCURRENCY, async (blob) => {
       const bytes = await this.readBlob(spaceId, blob);
       if (!bytes) return; // not cached: a later revision with another blob for the page parses again
@@ -258,14 +275,7 @@ export class SpaceIndexer {
       sections.set(blob, parsed);
       fresh.push({ blob, sections: parsed });
     });
-    for (const chunk of chunks(fresh, INSERT_CHUNK)) {
-      send(
-        `INSERT INTO ${t('rm_search_blobs')} (blob, sections) SELECT x.blob, x.sections::jsonb FROM unnest($1::text[], $2::text[]) AS x(blob, sections)
-         ON CONFLICT (blob) DO NOTHING`,
-        [chunk.map((f) => f.blob), chunk.map((f) => JSON.stringify(f.sections))],
-      );
-    }
-    return { sections, parsed: fresh.length };
+    return { sections, fresh };
   }
 
   private async readBlob(spaceId: string, blob: string): Promise<Uint8Array | undefined> {
@@ -288,6 +298,7 @@ export class SpaceIndexer {
     tx: Queryable,
     t: TableNamer,
     spaceKey: number,
+    postingsExist: boolean,
     goneKeys: ReadonlySet<number>,
     goneLexemes: readonly string[],
     added: ReadonlyMap<string, ReadonlyMap<number, PostingEntry>>,
@@ -295,8 +306,7 @@ export class SpaceIndexer {
     const lexemes = [...new Set([...goneLexemes, ...added.keys()])];
     const current = new Map<string, Postings>();
     // A space indexed for the first time has no rows to patch.
-    const hasRows = goneKeys.size > 0 || (await tx.query(`SELECT 1 FROM ${t('rm_search_postings')} WHERE space_key = $1 LIMIT 1`, [spaceKey])).rows.length > 0;
-    if (hasRows) {
+    if (goneKeys.size > 0 || postingsExist) {
       for (const chunk of chunks(lexemes, POSTINGS_CHUNK)) {
         const r = await tx.query<{ lexeme: string; entries: Uint8Array; positions: Uint8Array }>(
           `SELECT lexeme, entries, positions FROM ${t('rm_search_postings')} WHERE space_key = $1 AND lexeme = ANY($2::text[])`,
@@ -386,6 +396,18 @@ function* chunks<T>(items: T[], size: number): Generator<T[]> {
 
 function columns<T extends Record<string, unknown>>(rows: T[], keys: Array<keyof T>): unknown[][] {
   return keys.map((k) => rows.map((r) => r[k]));
+}
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** `items.map(fn)`, letting the event loop run between every YIELD_EVERY items (see `index`). */
+async function mapYielding<T, R>(items: readonly T[], fn: (item: T) => R): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i++) {
+    if (i % YIELD_EVERY === YIELD_EVERY - 1) await yieldToEventLoop();
+    out.push(fn(items[i]));
+  }
+  return out;
 }
 
 async function forEachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
