@@ -184,14 +184,17 @@ export function workerPhases(worker: WorkerProcess, minPages: number): string[] 
   const out: string[] = [];
   for (const line of worker.logs.split('\n')) {
     if (!line.includes('git import completed')) continue;
-    const { pages, fetchMs, readMs, writtenMs, appendedMs, projectedMs, totalMs, lagging } = JSON.parse(line);
+    const { pages, fetchMs, readMs, writtenMs, appendedMs, liveMs, projectedMs, totalMs, lagging } = JSON.parse(line);
     if (lagging) {
       // Completed before its read models caught up (the worker stopped waiting): no phase figures.
       out.push(`worker: revision written ${writtenMs} ms; read models still catching up (${lagging.join(', ')}) at ${totalMs} ms`);
       continue;
     }
     if (pages < minPages) continue;
-    out.push(`worker, ${pages} pages: fetch ${fetchMs} ms, read ${readMs} ms, revision written ${writtenMs} ms, appended ${appendedMs} ms, read models caught up ${projectedMs} ms; total ${totalMs} ms`);
+    out.push(
+      `worker, ${pages} pages: fetch ${fetchMs} ms, read ${readMs} ms, revision written ${writtenMs} ms, appended ${appendedMs} ms, ` +
+        `live (spaces and content read models) ${liveMs} ms, read models caught up (search included) ${projectedMs} ms; total ${totalMs} ms`,
+    );
   }
   return out;
 }

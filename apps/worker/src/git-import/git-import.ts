@@ -47,6 +47,9 @@ export class GitImportFailedError extends Error {
 /** A job for an import the events do not know: nothing to run or record. */
 export class UnknownGitImportError extends Error {}
 
+/** The read models a page read is answered from: the new revision is live once they have it. */
+const LIVE_READ_MODELS = ['spaces', 'content'];
+
 /** Lost races on the space stream before the job gives up (and BullMQ retries it). */
 const RECORD_RETRIES = 5;
 
@@ -146,6 +149,12 @@ export class GitImport {
     await this.secrets.delete(QUEUES.gitImport, importId);
     if (created && !standalone) await this.content.setLiveRevision(spaceId, revision);
     const appendedMs = Date.now() - appendStarted;
+    // For the log: when the revision was live (served by the read models pages are read from),
+    // apart from when every read model, search included, had it.
+    const live = this.executor.waitForReadModels(recorded.position!, LIVE_READ_MODELS).then(
+      () => Date.now() - appendStarted - appendedMs,
+      () => undefined,
+    );
     try {
       await this.executor.waitFor(recorded.position!, recorded.events.map((e) => e.type));
     } catch (err) {
@@ -160,9 +169,13 @@ export class GitImport {
       log.info({ revision, fetchedMs, totalMs: Date.now() - started, warnings: result.warnings.length }, 'git import completed: content unchanged, no new revision');
     } else {
       const projectedMs = Date.now() - appendStarted - appendedMs;
+      const liveMs = await live;
       const pages = countPages(created.data.pages);
       const { fetch: fetchMs, read: readMs } = result.timings;
-      log.info({ revision, pages, fetchedMs, fetchMs, readMs, writtenMs, appendedMs, projectedMs, totalMs: Date.now() - started, warnings: result.warnings.length }, 'git import completed');
+      log.info(
+        { revision, pages, fetchedMs, fetchMs, readMs, writtenMs, appendedMs, liveMs, projectedMs, totalMs: Date.now() - started, warnings: result.warnings.length },
+        'git import completed',
+      );
     }
     return { status: 'completed', revision };
   }
