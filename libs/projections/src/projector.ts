@@ -365,7 +365,15 @@ export class Projector {
 
   /** Resolves once every projection that reads any of `eventTypes` has passed `position`. */
   waitFor(position: Position, eventTypes: readonly string[], timeoutMs = 10_000): Promise<void> {
-    const names = this.projections.filter((p) => p.handles.some((t) => eventTypes.includes(t))).map((p) => p.name);
+    return this.waitForProjections(position, this.projections.filter((p) => p.handles.some((t) => eventTypes.includes(t))).map((p) => p.name), timeoutMs);
+  }
+
+  /**
+   * Resolves once each named projection has passed `position` (a name this process does not know
+   * is never waited for); rejects when one of them is stopped on a failure.
+   */
+  waitForProjections(position: Position, projections: readonly string[], timeoutMs = 10_000): Promise<void> {
+    const names = projections.filter((n) => this.byName.has(n));
     if (names.some((n) => this.failures.has(n))) {
       // The failure may be over (a replay just rebuilt the projection): ask the registry first.
       return this.refreshFailures()
@@ -377,11 +385,6 @@ export class Projector {
         });
     }
     return this.waitForNames(position, names, timeoutMs);
-  }
-
-  /** Resolves once each named projection has passed `position` (a name this process does not know is never waited for). */
-  waitForProjections(position: Position, names: readonly string[], timeoutMs = 10_000): Promise<void> {
-    return this.waitForNames(position, names.filter((n) => this.projections.some((p) => p.name === n)), timeoutMs);
   }
 
   private waitForNames(position: Position, names: string[], timeoutMs: number): Promise<void> {

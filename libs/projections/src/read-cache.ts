@@ -297,12 +297,16 @@ export class ReadCacheFollower {
         else for (const tag of t) tags.add(tag);
         types.add(event.type);
       }
-      const read = this.projector.projections.filter((p) => cache.options.readModels.includes(p.name));
-      const relevant = [...types].filter((type) => read.some((p) => p.handles.includes(type)));
+      // Only the read models the cache loads from that apply these events: not every projection
+      // of the same events (the search index of a large import takes seconds, and every command's
+      // read-your-writes waits for this follower).
+      const applying = this.projector.projections
+        .filter((p) => cache.options.readModels.includes(p.name) && p.handles.some((type) => types.has(type)))
+        .map((p) => p.name);
       // Before: a load now may read the read model before the event (it is not kept). After the
       // read models applied it: a load from then on sees it.
       cache.evict(all ? ALL_TAGS : tags);
-      if (relevant.length) await this.projector.waitFor(last, relevant, 60_000);
+      if (applying.length) await this.projector.waitForProjections(last, applying, 60_000);
       cache.evict(all ? ALL_TAGS : tags);
     }
     this.position = last;
