@@ -177,18 +177,93 @@ export function follow(lists: ReadonlyArray<readonly number[]>, lengths: readonl
 
 /**
  * Pages in at least `needed` of the lists (each sorted by key), scored by the sum over the lists
- * holding them, or by the best of them (`max`).
+ * holding them, or by the best of them (`max`). All of them and any of them, the usual cases, are
+ * merged two lists at a time with no count per page.
  */
 function merge(parts: Scores[], needed: number, max: boolean): Scores {
   if (parts.length === 0) return NONE;
   if (parts.length === 1) return needed <= 1 ? parts[0] : NONE;
   if (needed > parts.length) return NONE;
+  if (needed === parts.length) {
+    let acc = parts[0];
+    for (let p = 1; p < parts.length && acc.keys.length > 0; p++) acc = intersect(acc, parts[p], max);
+    return acc;
+  }
+  if (needed <= 1) {
+    let acc = parts[0];
+    for (let p = 1; p < parts.length; p++) acc = union(acc, parts[p], max);
+    return acc;
+  }
+  return atLeast(parts, needed, max);
+}
+
+/** Pages in both lists. */
+function intersect(a: Scores, b: Scores, max: boolean): Scores {
+  const n = Math.min(a.keys.length, b.keys.length);
+  const keys = new Uint32Array(n);
+  const scores = new Float64Array(n);
+  const ak = a.keys;
+  const bk = b.keys;
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < ak.length && j < bk.length) {
+    const ka = ak[i];
+    const kb = bk[j];
+    if (ka === kb) {
+      keys[k] = ka;
+      scores[k++] = max ? Math.max(a.scores[i], b.scores[j]) : a.scores[i] + b.scores[j];
+      i++;
+      j++;
+    } else if (ka < kb) i++;
+    else j++;
+  }
+  return { keys: keys.subarray(0, k), scores: scores.subarray(0, k) };
+}
+
+/** Pages in either list. */
+function union(a: Scores, b: Scores, max: boolean): Scores {
+  const n = a.keys.length + b.keys.length;
+  const keys = new Uint32Array(n);
+  const scores = new Float64Array(n);
+  const ak = a.keys;
+  const bk = b.keys;
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < ak.length && j < bk.length) {
+    const ka = ak[i];
+    const kb = bk[j];
+    if (ka === kb) {
+      keys[k] = ka;
+      scores[k++] = max ? Math.max(a.scores[i], b.scores[j]) : a.scores[i] + b.scores[j];
+      i++;
+      j++;
+    } else if (ka < kb) {
+      keys[k] = ka;
+      scores[k++] = a.scores[i++];
+    } else {
+      keys[k] = kb;
+      scores[k++] = b.scores[j++];
+    }
+  }
+  for (; i < ak.length; i++, k++) {
+    keys[k] = ak[i];
+    scores[k] = a.scores[i];
+  }
+  for (; j < bk.length; j++, k++) {
+    keys[k] = bk[j];
+    scores[k] = b.scores[j];
+  }
+  return { keys: keys.subarray(0, k), scores: scores.subarray(0, k) };
+}
+
+/** Pages in at least `needed` of the lists (1 < needed < lists): counted page by page. */
+function atLeast(parts: Scores[], needed: number, max: boolean): Scores {
   let acc = { ...parts[0], counts: new Uint8Array(parts[0].keys.length).fill(1) };
   for (let p = 1; p < parts.length; p++) {
     const b = parts[p];
-    // All of them: only pages already in every list so far can stay.
-    const intersect = needed === parts.length;
-    const n = intersect ? Math.min(acc.keys.length, b.keys.length) : acc.keys.length + b.keys.length;
+    const n = acc.keys.length + b.keys.length;
     const keys = new Uint32Array(n);
     const scores = new Float64Array(n);
     const counts = new Uint8Array(n);
@@ -205,36 +280,27 @@ function merge(parts: Scores[], needed: number, max: boolean): Scores {
         i++;
         j++;
       } else if (ka < kb) {
-        if (!intersect) {
-          keys[k] = ka;
-          scores[k] = acc.scores[i];
-          counts[k++] = acc.counts[i];
-        }
-        i++;
+        keys[k] = ka;
+        scores[k] = acc.scores[i];
+        counts[k++] = acc.counts[i++];
       } else {
-        if (!intersect) {
-          keys[k] = kb;
-          scores[k] = b.scores[j];
-          counts[k++] = 1;
-        }
-        j++;
+        keys[k] = kb;
+        scores[k] = b.scores[j++];
+        counts[k++] = 1;
       }
     }
-    if (!intersect) {
-      for (; i < acc.keys.length; i++, k++) {
-        keys[k] = acc.keys[i];
-        scores[k] = acc.scores[i];
-        counts[k] = acc.counts[i];
-      }
-      for (; j < b.keys.length; j++, k++) {
-        keys[k] = b.keys[j];
-        scores[k] = b.scores[j];
-        counts[k] = 1;
-      }
+    for (; i < acc.keys.length; i++, k++) {
+      keys[k] = acc.keys[i];
+      scores[k] = acc.scores[i];
+      counts[k] = acc.counts[i];
+    }
+    for (; j < b.keys.length; j++, k++) {
+      keys[k] = b.keys[j];
+      scores[k] = b.scores[j];
+      counts[k] = 1;
     }
     acc = { keys: keys.subarray(0, k), scores: scores.subarray(0, k), counts: counts.subarray(0, k) };
   }
-  if (needed <= 1) return { keys: acc.keys, scores: acc.scores };
   let k = 0;
   const keys = new Uint32Array(acc.keys.length);
   const scores = new Float64Array(acc.keys.length);

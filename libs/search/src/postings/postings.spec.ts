@@ -51,6 +51,9 @@ describe('page matches over postings', () => {
     expect(scores({ all: [{ lexeme: 'buffer' }, { lexeme: 'plugin' }] })).toEqual({ 2: 0.75, 3: 0.6 });
     expect(scores({ any: [{ lexeme: 'buffer' }, { lexeme: 'plugin' }] })).toEqual({ 1: 0.5, 2: 0.75, 3: 0.6 });
     expect(scores({ all: [{ lexeme: 'buffer' }, { lexeme: 'zebra' }] })).toEqual({});
+    expect(scores({ all: [{ lexeme: 'buffer' }, { lexeme: 'plugin' }, { lexeme: 'bufferless' }] })).toEqual({});
+    expect(scores({ all: [{ lexeme: 'buffer' }, { lexeme: 'zebra' }, { lexeme: 'plugin' }] })).toEqual({});
+    expect(scores({ any: [{ lexeme: 'buffer' }, { lexeme: 'plugin' }, { lexeme: 'bufferless' }, { lexeme: 'buffered' }] })).toEqual({ 1: 1.4, 2: 0.75, 3: 0.6, 4: 0.75 });
   });
 
   it('takes a page at least the given number of parts hold', () => {
