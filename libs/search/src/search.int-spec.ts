@@ -1,9 +1,11 @@
 import { createServer, IncomingMessage, Server } from 'http';
 import { AddressInfo } from 'net';
+import type { Queryable } from '@quire/platform/db/db';
 import { rebuildProjection } from '@quire/projections/rebuild';
 import { AskPipeline } from './ask/ask-pipeline';
 import { NOTHING_FOUND } from './ask/ask-answer';
 import { decodePostings, readPositions } from './postings/postings';
+import { pageCandidates, PageMatch } from './postings/page-candidates';
 import type { SearchableSpace } from './search.queries';
 import { DbKind, SearchHarness, startSearchHarness } from './testing/search-harness';
 import { SAMPLE_DOCS } from './testing/sample-docs';
@@ -272,6 +274,28 @@ describe.each(KINDS)('search index and queries (%s)', (kind) => {
     );
     expect(held.rows.length).toBeGreaterThan(100);
     expect(Object.fromEntries(listed)).toEqual(Object.fromEntries(held.rows.map((r) => [`${r.lexeme} ${r.page_id}`, r.positions])));
+  });
+
+  it('reads no postings list when a lexeme every match must hold is in none of the spaces; any-of and prefixes still match', async () => {
+    const { key } = await spaceOf('docs');
+    let rows = 0;
+    const counting: Queryable = {
+      query: async <R>(sql: string, params?: unknown[]) => {
+        const r = await h.db.query<R>(sql, params);
+        rows += r.rows.length;
+        return r;
+      },
+    };
+    const found = async (match: PageMatch) => {
+      rows = 0;
+      return { total: (await pageCandidates(counting, [key], match, 100)).total, rows };
+    };
+    const alone = await found({ lexeme: 'elasticsearch' });
+    expect(alone.total).toBeGreaterThan(0);
+    expect(await found({ all: [{ lexeme: 'elasticsearch' }, { prefix: 'ho' }, { lexeme: 'qwxzvbnm' }] })).toEqual({ total: 0, rows: 0 });
+    expect(await found({ phrase: ['qwxzvbnm', 'elasticsearch'] })).toEqual({ total: 0, rows: 0 });
+    expect((await found({ any: [{ lexeme: 'qwxzvbnm' }, { lexeme: 'elasticsearch' }] })).total).toBe(alone.total);
+    expect((await found({ all: [{ any: [{ lexeme: 'qwxzvbnm' }, { lexeme: 'elasticsearch' }] }, { prefix: 'elasticsearc' }] })).total).toBe(alone.total);
   });
 
   it('ranks exactly among the best pages by their postings when many pages match, and pages through all of them', async () => {

@@ -48,18 +48,27 @@ const MAX_PREFIX_LEXEMES = 64;
 /**
  * The pages of the given spaces that match, best first by the sum of their lexemes' impacts, read
  * from the postings (one row per lexeme and space) in one statement. This is the cheap first
- * stage of ranking: the exact ranking then reads the sections of these pages only.
+ * stage of ranking: the exact ranking then reads the sections of these pages only. When a lexeme
+ * every match must hold is in none of the spaces, the statement reads no list (a typo among the
+ * words, "dashbord alert", read every space's lists of "alert" and the words it starts, only to
+ * find nothing, before the corrections were tried).
  */
 export async function pageCandidates(db: Queryable, spaceKeys: readonly number[], match: PageMatch, limit: number, count: readonly string[] = []): Promise<PageCandidates> {
   const lexemes = new Set<string>(count);
   const prefixes = new Set<string>();
   const positional = new Set<string>();
   collect(match, lexemes, prefixes, positional);
-  // Two index scans of the primary key: the lexemes themselves, and the prefixes' expansions.
+  const needed = new Set<string>();
+  required(match, needed);
+  // Two index scans of the primary key: the lexemes themselves, and the prefixes' expansions,
+  // once the primary key has shown that the spaces hold every required lexeme.
   // Positions only for the lexemes of phrases (a column of its own, read only when selected).
   const r = await db.query<{ lexeme: string; entries: Uint8Array; positions: Uint8Array | null }>(
-    `SELECT lexeme, entries, CASE WHEN lexeme = ANY($4::text[]) THEN positions END AS positions
-       FROM rm_search_postings WHERE lexeme = ANY($1::text[]) AND space_key = ANY($2::int[])
+    `WITH held AS (
+       SELECT NOT EXISTS (SELECT FROM unnest($5::text[]) AS n(lexeme)
+                          WHERE NOT EXISTS (SELECT FROM rm_search_postings q WHERE q.lexeme = n.lexeme AND q.space_key = ANY($2::int[]))) AS all_held)
+     SELECT lexeme, entries, CASE WHEN lexeme = ANY($4::text[]) THEN positions END AS positions
+       FROM rm_search_postings WHERE lexeme = ANY($1::text[]) AND space_key = ANY($2::int[]) AND (SELECT all_held FROM held)
      UNION ALL
      SELECT p.lexeme, p.entries, NULL
        FROM (SELECT x.lexeme FROM unnest($3::text[]) AS u(prefix)
@@ -67,10 +76,10 @@ export async function pageCandidates(db: Queryable, spaceKeys: readonly number[]
                 SELECT lexeme FROM rm_search_postings
                  WHERE lexeme >= u.prefix AND lexeme < u.prefix || chr(1114111) AND space_key = ANY($2::int[])
                  GROUP BY lexeme ORDER BY sum(pages) DESC, lexeme LIMIT ${MAX_PREFIX_LEXEMES}) x
-             WHERE NOT x.lexeme = ANY($1::text[])
+             WHERE NOT x.lexeme = ANY($1::text[]) AND (SELECT all_held FROM held)
              GROUP BY x.lexeme) e
        JOIN rm_search_postings p ON p.lexeme = e.lexeme AND p.space_key = ANY($2::int[])`,
-    [[...lexemes], spaceKeys, [...prefixes], [...positional]],
+    [[...lexemes], spaceKeys, [...prefixes], [...positional], [...needed]],
   );
   const parts = new Map<string, StoredList[]>();
   for (const row of r.rows) {
@@ -97,6 +106,13 @@ function collect(match: PageMatch, lexemes: Set<string>, prefixes: Set<string>, 
       positional.add(lexeme);
     }
   } else for (const m of 'all' in match ? match.all : 'any' in match ? match.any : match.of) collect(m, lexemes, prefixes, positional);
+}
+
+/** The lexemes every page matching `match` holds: all-of's plain lexemes and phrases' (not those of any-of, prefixes or at-least). */
+function required(match: PageMatch, out: Set<string>): void {
+  if ('lexeme' in match) out.add(match.lexeme);
+  else if ('phrase' in match) for (const lexeme of match.phrase) out.add(lexeme);
+  else if ('all' in match) for (const m of match.all) required(m, out);
 }
 
 const NONE: Scores = { keys: new Uint32Array(0), scores: new Float64Array(0) };
