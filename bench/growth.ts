@@ -8,7 +8,7 @@ import { createTestDatabase } from '../test/support/databases';
 import { startTestQuire, TestQuire } from '../test/support/quire-app';
 import { recordImport } from './merge';
 import { SEARCHES } from './search';
-import { BenchRequest, LoadFigures, measureLoad } from './support/same-body-baseline';
+import { BenchRequest, LoadFigures, measureLoad, percentile } from './support/same-body-baseline';
 
 /**
  * `npm run bench -- growth`: how reads and search hold up as an organization grows.
@@ -25,8 +25,10 @@ import { BenchRequest, LoadFigures, measureLoad } from './support/same-body-base
  * one request at a time (cold caches: what a read costs before the process has computed anything
  * from the revision); then BENCH_ROUNDS (3) rounds, each load with BENCH_CONNECTIONS (8)
  * connections for BENCH_SECONDS (10 s) after a 2 s warm-up, the installations interleaved figure
- * by figure, medians taken; then space and org search, one request at a time, a mix of queries
- * (bench/search.ts's) BENCH_ITERATIONS (10) times after a warm-up pass (BENCH_SEARCH=0: not).
+ * by figure, medians taken (p50 and p99 from every response's own time, to a fraction of a
+ * millisecond: autocannon's histogram truncates a 2.9 ms p99 to 2); then space and org search,
+ * one request at a time, a mix of queries (bench/search.ts's) BENCH_ITERATIONS (10) times after
+ * a warm-up pass (BENCH_SEARCH=0: not).
  * Targets: page and site reads p99 within 20% of the 1-space p99; space search p99 < 30 ms; org
  * search p99 < 60 ms; peak RSS of the API process serving 100 spaces (VmHWM) < 1 GB.
  * BENCH_GROWTH_DATA=<dir> keeps the seeded installations for later runs (seededInstallation).
@@ -326,11 +328,6 @@ async function latencies(url: string, token: string, path: (query: string) => st
   return { p50: percentile(samples, 0.5), p99: percentile(samples, 0.99), perQuery: [...byQuery].map(([k, xs]) => [k, percentile(xs, 0.5)]) };
 }
 
-function percentile(xs: number[], p: number): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
-}
-
 function report(label: string, f: Searches): void {
   process.stdout.write(`\n  ${label} (load average ${loadAverage()})\n`);
   for (const [name, m] of [
@@ -352,7 +349,7 @@ function line(label: string, value: number, unit: string, ok: boolean, target: s
  */
 async function load(api: ApiProcess, token: string | undefined, requests: BenchRequest[]): Promise<LoadFigures & { cpuMs: number }> {
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-  const opts = { url: api.url, requests, headers, connections: CONNECTIONS };
+  const opts = { url: api.url, requests, headers, connections: CONNECTIONS, exactLatency: true };
   await measureLoad({ ...opts, seconds: 2 });
   const cpu0 = api.cpuMs();
   const r = await measureLoad({ ...opts, seconds: SECONDS });

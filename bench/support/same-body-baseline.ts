@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { All, Controller, Module, Req, Res } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import type { EventEmitter } from 'events';
 import { readFileSync } from 'fs';
 import type { AddressInfo } from 'net';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -166,15 +167,45 @@ export interface CompareOptions {
   rounds?: number;
 }
 
-/** Loads `url` with autocannon in a worker thread; `warmup` seconds first, not measured. */
-export async function measureLoad(opts: { url: string; requests: BenchRequest[]; headers?: Record<string, string>; connections: number; seconds: number; warmup?: number }): Promise<LoadFigures> {
+/**
+ * Loads `url` with autocannon in a worker thread; `warmup` seconds first, not measured.
+ *
+ * autocannon's latency histogram counts whole milliseconds, so a p99 of 2.9 ms reads 2: too coarse
+ * to compare two p99s of a few milliseconds. With `exactLatency` (for a server in another process
+ * only: the load then runs on this process's main thread), p50 and p99 come from every 2xx
+ * response's own time instead, as autocannon measured it (sub-millisecond).
+ */
+export async function measureLoad(opts: {
+  url: string;
+  requests: BenchRequest[];
+  headers?: Record<string, string>;
+  connections: number;
+  seconds: number;
+  warmup?: number;
+  exactLatency?: boolean;
+}): Promise<LoadFigures> {
   const requests = opts.requests.map((r) => ({ method: r.method ?? 'GET', path: r.path, headers: r.headers, body: r.body }));
-  const base = { url: opts.url, headers: opts.headers ?? {}, connections: opts.connections, requests, workers: 1 };
+  const base = { url: opts.url, headers: opts.headers ?? {}, connections: opts.connections, requests, ...(opts.exactLatency ? {} : { workers: 1 }) };
   if (opts.warmup) await autocannon({ ...base, duration: opts.warmup });
   const cpu = mainThreadCpuUs();
-  const r = await autocannon({ ...base, duration: opts.seconds });
+  const run = autocannon({ ...base, duration: opts.seconds });
+  const times: number[] = [];
+  if (opts.exactLatency) {
+    (run as unknown as EventEmitter).on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+      if (status >= 200 && status < 300) times.push(ms);
+    });
+  }
+  const r = await run;
   const cpuUsPerRequest = (mainThreadCpuUs() - cpu) / Math.max(1, r.requests.total);
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total, non2xx: r.non2xx, errors: r.errors, cpuUsPerRequest };
+  const latency = opts.exactLatency ? { p50: percentile(times, 0.5), p99: percentile(times, 0.99) } : r.latency;
+  return { rps: r.requests.average, p50: latency.p50, p99: latency.p99, total: r.requests.total, non2xx: r.non2xx, errors: r.errors, cpuUsPerRequest };
+}
+
+/** The p-quantile of `xs` (the sample at rank floor(p * n) of the sorted samples); NaN when empty. */
+export function percentile(xs: number[], p: number): number {
+  if (xs.length === 0) return NaN;
+  const sorted = Float64Array.from(xs).sort();
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 }
 
 /**
