@@ -28,7 +28,7 @@ import { BenchRequest, LoadFigures, measureLoad, percentile } from './support/sa
  * by figure, medians taken (p50 and p99 from every response's own time, to a fraction of a
  * millisecond: autocannon's histogram truncates a 2.9 ms p99 to 2); then space and org search,
  * one request at a time, a mix of queries (bench/search.ts's) BENCH_ITERATIONS (10) times after
- * a warm-up pass (BENCH_SEARCH=0: not).
+ * a warm-up pass (BENCH_SEARCH=0: not; BENCH_READS=0: search only).
  * Targets: page and site reads p99 within 20% of the 1-space p99; space search p99 < 30 ms; org
  * search p99 < 60 ms; peak RSS of the API process serving 100 spaces (VmHWM) < 1 GB.
  * BENCH_GROWTH_DATA=<dir> keeps the seeded installations for later runs (seededInstallation).
@@ -47,6 +47,8 @@ const KEEP = process.env.BENCH_GROWTH_DATA;
 const BASELINE_DIR = process.env.QUIRE_BENCH_BASELINE_DIR;
 /** BENCH_SEARCH=0 leaves the search figures out (org search over 100 spaces takes minutes a round). */
 const SEARCH = process.env.BENCH_SEARCH !== '0';
+/** BENCH_READS=0 leaves the page and site reads out (search only: minutes less a run). */
+const READS = process.env.BENCH_READS !== '0';
 
 /** The loads measured, in the order of each round. */
 const LOADS = {
@@ -100,8 +102,8 @@ export async function run(): Promise<void> {
     try {
       // Each page once, one request at a time, before any load: what a read costs while the
       // process has not computed anything from the revision yet.
-      process.stdout.write(`\n  first read of every page (cold caches), one at a time (load average ${loadAverage()})\n`);
-      for (const name of Object.keys(LOADS) as LoadName[]) {
+      if (READS) process.stdout.write(`\n  first read of every page (cold caches), one at a time (load average ${loadAverage()})\n`);
+      for (const name of READS ? (Object.keys(LOADS) as LoadName[]) : []) {
         for (const s of served) {
           const l = s.loads[name];
           l.first = await sequential(s.api.url, l.token, l.requests);
@@ -110,7 +112,7 @@ export async function run(): Promise<void> {
       }
       // Rounds interleave the installations figure by figure, so that a load spike of the shared
       // host falls on both sides of a ratio.
-      for (let round = 1; round <= ROUNDS; round++) {
+      for (let round = 1; READS && round <= ROUNDS; round++) {
         process.stdout.write(`\n  round ${round} (load average ${loadAverage()})\n`);
         for (const name of Object.keys(LOADS) as LoadName[]) {
           for (const s of served) {
@@ -136,7 +138,7 @@ export async function run(): Promise<void> {
     for (const side of BASELINE_DIR ? ['Quire', 'baseline'] : ['Quire']) {
       const [one, many] = served.filter((s) => s.label.startsWith(side));
       process.stdout.write(`\n  ${side}: median of ${ROUNDS} rounds, ${SPACES} spaces vs 1 (load average ${loadAverage()})\n`);
-      for (const name of Object.keys(LOADS) as LoadName[]) {
+      for (const name of READS ? (Object.keys(LOADS) as LoadName[]) : []) {
         const x = medianLoad(one.loads[name].rounds);
         const y = medianLoad(many.loads[name].rounds);
         const ratio = y.p99 / Math.max(x.p99, 0.1);
@@ -145,7 +147,7 @@ export async function run(): Promise<void> {
         const [cx, cy] = [cpu(one.loads[name].rounds), cpu(many.loads[name].rounds)];
         line(`  API CPU per request: ${cx.toFixed(0)} -> ${cy.toFixed(0)} µs`, cy / Math.max(cx, 1), 'x', cy / Math.max(cx, 1) <= 1.2, '<= 1.2 x');
       }
-      for (const name of Object.keys(LOADS) as LoadName[]) {
+      for (const name of READS ? (Object.keys(LOADS) as LoadName[]) : []) {
         const x = one.loads[name].first!;
         const y = many.loads[name].first!;
         const ratio = y.p99 / Math.max(x.p99, 0.1);
