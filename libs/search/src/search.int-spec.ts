@@ -6,7 +6,7 @@ import { AskPipeline } from './ask/ask-pipeline';
 import { NOTHING_FOUND } from './ask/ask-answer';
 import { decodePostings, readPositions } from './postings/postings';
 import { pageCandidates, PageMatch } from './postings/page-candidates';
-import type { SearchableSpace } from './search.queries';
+import { SearchableSpace, SearchQueries } from './search.queries';
 import { DbKind, SearchHarness, startSearchHarness } from './testing/search-harness';
 import { SAMPLE_DOCS } from './testing/sample-docs';
 
@@ -321,6 +321,33 @@ describe.each(KINDS)('search index and queries (%s)', (kind) => {
       next = more.next?.page;
     }
     expect(seen.size).toBe(261);
+  });
+
+  it('reads the postings once when the candidates take more than one round (most pages hold every word, few a section with all)', async () => {
+    const files: Record<string, string> = { 'README.md': '# Rounds\n\nAn index of pages.\n' };
+    const summary = ['# Summary', '', '* [Rounds](README.md)'];
+    for (let i = 0; i < 260; i++) {
+      const both = i < 20 ? '\n## Both\n\nThe narwhal and the okapi together.\n' : '';
+      files[`r${i}.md`] = `# Page ${i}\n\nA narwhal swims.\n\n## Elsewhere\n\nAn okapi grazes.\n${both}`;
+      summary.push(`* [Page ${i}](r${i}.md)`);
+    }
+    files['SUMMARY.md'] = summary.join('\n') + '\n';
+    await h.createSpace('rounds');
+    await h.publish('rounds', files);
+    const statements: string[] = [];
+    const counting: Queryable = {
+      query: async <R>(sql: string, params?: unknown[]) => {
+        statements.push(sql);
+        return h.db.query<R>(sql, params);
+      },
+    };
+    const queries = new SearchQueries(counting);
+    const result = await queries.searchSpace('rounds', 'narwhal okapi', { limit: 100 });
+    expect(result.count).toBe(20);
+    expect(result.items.map((i) => i.path).sort()).toEqual(Array.from({ length: 20 }, (_, i) => `r${i}`).sort());
+    // Two rounds of ranking (202 candidates of 261 gave 20 results), one read of the postings.
+    expect(statements.filter((s) => s.includes('candidate_sections')).length).toBe(2);
+    expect(statements.filter((s) => s.includes('FROM rm_search_postings WHERE lexeme = ANY')).length).toBe(1);
   });
 
   it('stems with the space language and re-indexes when it changes', async () => {

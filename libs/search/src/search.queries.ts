@@ -2,7 +2,7 @@ import { Queryable } from '@quire/platform/db/db';
 import { decodeCursor, encodeCursor, InvalidCursorError } from '@quire/platform/http/pagination';
 import { effectiveRankSql } from '@quire/read-models/permissions/access.sql';
 import { buildTsquery, cjkRequirements, CjkRequirement, Lexemes, pageMatch, restrictWeights, termTsqueries } from './query/build-tsquery';
-import { PageCandidates, pageCandidates, PageMatch } from './postings/page-candidates';
+import { bestPages, matchingPages, PageCandidates, PageMatch, Scores } from './postings/page-candidates';
 import { parseQuery, QueryTerm, queryWords } from './query/parse-query';
 import { countMatched, snippet, TermMatcher, termMatchers } from './query/term-matchers';
 import { Stemmer } from './text/stemmer';
@@ -232,8 +232,9 @@ export class SearchQueries {
       // sections all of them). A phrase is matched by its positions there, like a word.
       let wanted = Math.max(CANDIDATE_PAGES, 2 * ((cursor?.[4] ?? 0) + opts.limit + 1));
       let result: SearchResult;
+      const matching = await this.matching(groups, queries.map((q) => q.match), exact);
       for (;;) {
-        const candidates = await this.candidates(groups, queries.map((q) => q.match), wanted, exact);
+        const candidates = this.candidates(matching, wanted);
         if (candidates.keys.length === 0) {
           result = { items: [], count: 0 };
           break;
@@ -409,7 +410,7 @@ export class SearchQueries {
       return parts.length === 0 ? undefined : parts.length === 1 ? parts[0] : { any: parts };
     });
     // The sections of the best pages by their postings are ranked (all of them where few match).
-    const candidates = await this.candidates(groups, matches, Math.max(CANDIDATE_PAGES, opts.limit * 4));
+    const candidates = this.candidates(await this.matching(groups, matches), Math.max(CANDIDATE_PAGES, opts.limit * 4));
     if (candidates.keys.length === 0) return { sections: [], relevant: [], matchers: [] };
     const params: unknown[] = [];
     const p = (v: unknown) => (params.push(v), `$${params.length}`);
@@ -470,18 +471,27 @@ export class SearchQueries {
   }
 
   /**
-   * The best `wanted` pages of each group by their postings, and, over all matching pages, how
-   * many there are and how many hold each of `exactWords` (for the exact spelling bonus).
+   * Every matching page of each group, scored by its postings, and how many hold each of
+   * `exactWords` (for the exact spelling bonus): read once per query, however many rounds of
+   * candidates the ranking takes.
    */
-  private async candidates(groups: readonly Group[], matches: ReadonlyArray<PageMatch | undefined>, wanted: number, exactWords: readonly string[] = []): Promise<Candidates> {
-    const out: Candidates = { keys: [], total: 0, truncated: false, holders: exactWords.map(() => 0) };
+  private async matching(groups: readonly Group[], matches: ReadonlyArray<PageMatch | undefined>, exactWords: readonly string[] = []): Promise<Matching> {
+    const found: Matching['found'] = [];
     for (const [i, g] of groups.entries()) {
       const match = matches[i];
-      if (!match) continue;
-      const found = await pageCandidates(this.db, g.spaceKeys, match, wanted, exactWords);
-      out.keys.push(...found.keys);
-      out.total += found.total;
-      out.truncated ||= found.truncated;
+      if (match) found.push(await matchingPages(this.db, g.spaceKeys, match, exactWords));
+    }
+    return { found, exactWords: exactWords.length };
+  }
+
+  /** The best `wanted` pages of each group, and, over all matching pages, how many there are and hold each exact spelling. */
+  private candidates(matching: Matching, wanted: number): Candidates {
+    const out: Candidates = { keys: [], total: 0, truncated: false, holders: new Array<number>(matching.exactWords).fill(0) };
+    for (const found of matching.found) {
+      const best = bestPages(found.scores, wanted);
+      out.keys.push(...best.keys);
+      out.total += best.total;
+      out.truncated ||= best.truncated;
       found.holders.forEach((n, k) => (out.holders[k] += n));
     }
     return out;
@@ -627,6 +637,12 @@ export function editDistance(a: string, b: string, max: number): number {
 }
 
 type Cursor = [Mode, number, string, string, number];
+
+interface Matching {
+  found: Array<{ scores: Scores; holders: number[] }>;
+  /** How many exact spellings were counted. */
+  exactWords: number;
+}
 
 interface Candidates extends PageCandidates {
   /** Matching pages holding each exact spelling, all of them counted. */

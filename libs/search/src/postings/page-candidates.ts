@@ -54,6 +54,16 @@ const MAX_PREFIX_LEXEMES = 64;
  * find nothing, before the corrections were tried).
  */
 export async function pageCandidates(db: Queryable, spaceKeys: readonly number[], match: PageMatch, limit: number, count: readonly string[] = []): Promise<PageCandidates> {
+  const found = await matchingPages(db, spaceKeys, match, count);
+  return { ...bestPages(found.scores, limit), holders: found.holders };
+}
+
+/**
+ * Every page of the given spaces that matches, with its score (see `pageCandidates`), and for each
+ * lexeme of `count` how many of them hold it. Kept by a caller that may want more of the best pages
+ * than it first asked for: `bestPages` picks them again without reading the postings again.
+ */
+export async function matchingPages(db: Queryable, spaceKeys: readonly number[], match: PageMatch, count: readonly string[] = []): Promise<{ scores: Scores; holders: number[] }> {
   const lexemes = new Set<string>(count);
   const prefixes = new Set<string>();
   const positional = new Set<string>();
@@ -94,7 +104,7 @@ export async function pageCandidates(db: Queryable, spaceKeys: readonly number[]
     const list = lists.get(lexeme);
     return list ? common(scores.keys, list.keys) : 0;
   });
-  return { ...best(scores, limit), holders };
+  return { scores, holders };
 }
 
 function collect(match: PageMatch, lexemes: Set<string>, prefixes: Set<string>, positional: Set<string>): void {
@@ -395,8 +405,8 @@ function decodeByKey(lists: readonly StoredList[]): Scores {
   return { keys: outKeys, scores: outScores, ...(outRow ? { positions: { rows, row: outRow, offset: outOffset! } } : {}) };
 }
 
-/** The `limit` best pages, by score then key (so that ties are cut the same way every time). */
-function best(found: Scores, limit: number): Omit<PageCandidates, 'holders'> {
+/** The `limit` best pages, by score then key (so that ties are cut the same way every time); `found` is left as it was. */
+export function bestPages(found: Scores, limit: number): Omit<PageCandidates, 'holders'> {
   const total = found.keys.length;
   if (total <= limit) return { keys: Array.from(found.keys), total, truncated: false };
   const threshold = kthLargest(Float64Array.from(found.scores), limit);
