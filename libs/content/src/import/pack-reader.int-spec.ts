@@ -60,6 +60,40 @@ describe('PackObjectReader (objects packed by git itself)', () => {
     }
   });
 
+  it('reads the pack in chunks, not object by object: one read of the disk serves every object of a small pack', async () => {
+    const { stdout } = await execFileAsync('git', ['--git-dir', gitdir, 'cat-file', '--batch-all-objects', '--batch-check=%(objectname) %(objecttype)']);
+    const listed = stdout.trim().split('\n').map((line) => line.split(' '));
+    const objects = await PackObjectReader.open(gitdir);
+    const probe = await fs.open(join(gitdir, 'HEAD'), 'r');
+    const reads = jest.spyOn(Object.getPrototypeOf(probe), 'read');
+    await probe.close();
+    try {
+      for (const [oid] of listed) await objects.read(oid);
+      expect(listed.length).toBeGreaterThan(5);
+      expect(reads).toHaveBeenCalledTimes(1);
+    } finally {
+      reads.mockRestore();
+      await objects.close();
+    }
+  });
+
+  it('reads objects that lie across chunks, or are larger than one, whole: each one hashes to its id', async () => {
+    const { stdout } = await execFileAsync('git', ['--git-dir', gitdir, 'cat-file', '--batch-all-objects', '--batch-check=%(objectname) %(objecttype)']);
+    const listed = stdout.trim().split('\n').map((line) => line.split(' '));
+    // Chunks of 64 bytes: most objects of this pack cross a chunk's end, the 300 KB blob spans thousands.
+    const objects = await PackObjectReader.open(gitdir, { chunkBytes: 64 });
+    try {
+      const reads = await Promise.all([...listed, ...listed].map(([oid]) => objects.read(oid)));
+      reads.forEach((read, i) => {
+        const [oid, type] = listed[i % listed.length];
+        expect(read.type).toBe(type);
+        expect(createHash('sha1').update(`${read.type} ${read.data.length}\0`).update(read.data).digest('hex')).toBe(oid);
+      });
+    } finally {
+      await objects.close();
+    }
+  });
+
   it('parses commits and trees as git lists them', async () => {
     const head = (await execFileAsync('git', ['--git-dir', gitdir, 'rev-parse', 'refs/heads/main'])).stdout.trim();
     const objects = await PackObjectReader.open(gitdir);
