@@ -1,7 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { addRequestCheck } from '@quire/platform/http/fastify-plumbing';
 import { OperatorAuth } from './operator-auth';
 import { RedisAvailability } from './queue-availability';
 
@@ -11,9 +10,9 @@ export const BULL_BOARD_ROUTE = '/admin/queues';
 /**
  * Bull Board's routes are Fastify's, outside Nest's guards: this hook lets only the instance
  * administrator through (401 with a Basic challenge so browsers prompt, 403 for other users).
- * It matches the route pattern Fastify resolved, so no spelling of the URL (percent-encoding,
- * trailing slash) reaches the dashboard unchecked. While Redis is down, the dashboard's API
- * answers 503 at once.
+ * It is a hook of each of the dashboard's routes, so every spelling of the URL that Fastify
+ * routes to the dashboard (percent-encoding, trailing slash) passes it. While Redis is down, the
+ * dashboard's API answers 503 at once.
  */
 @Injectable()
 export class BullBoardGate implements OnModuleInit {
@@ -25,13 +24,19 @@ export class BullBoardGate implements OnModuleInit {
 
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter?.getInstance<FastifyInstance>();
-    // A request check whose every other route goes on at once: an async one would cost each
-    // request of the API a promise and a microtask turn.
     if (!fastify) return;
-    addRequestCheck(fastify, (request, reply) => {
-      const route = request.routeOptions?.url;
-      if (!route || (route !== BULL_BOARD_ROUTE && !route.startsWith(`${BULL_BOARD_ROUTE}/`))) return false;
-      return this.gate(route, request, reply);
+    // The gate is a hook of the dashboard's own routes, added to each as Bull Board registers it
+    // (its plugin loads when the server starts, after this): the requests of the API do not pass
+    // it at all. As a check in the hook every request passes, it read every request's route
+    // pattern (Fastify builds routeOptions anew on each read).
+    const gate = async (request: FastifyRequest, reply: FastifyReply) => {
+      if (await this.gate(request.routeOptions.url!, request, reply)) return reply;
+    };
+    fastify.addHook('onRoute', (route) => {
+      if (route.url !== BULL_BOARD_ROUTE && !route.url.startsWith(`${BULL_BOARD_ROUTE}/`)) return;
+      const hooks = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
+      // A HEAD route Fastify derives from a GET one arrives with the GET's hooks already.
+      if (!hooks.includes(gate)) route.onRequest = [...hooks, gate];
     });
   }
 
