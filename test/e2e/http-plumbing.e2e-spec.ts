@@ -34,6 +34,23 @@ describe('HTTP plumbing: empty JSON bodies, malformed URLs, rate limit (e2e)', (
     expect(broken.body.error.code).toBe(400);
   });
 
+  it('answers every request with its request id: the one the client sent, else one of its own', async () => {
+    const ok = await q.http('GET', '/v1/user', { token: owner.token, headers: { 'x-request-id': 'client-chosen-id' } });
+    expect([ok.status, ok.headers.get('x-request-id')]).toEqual([200, 'client-chosen-id']);
+    const answers = [
+      await q.http('GET', '/v1/user', { token: owner.token }),
+      // (Never without a token: this suite's rate limit counts those by IP, for the test below.)
+      await q.http('GET', '/v1/user', { token: 'not-a-known-token' }),
+      await q.http('GET', '/v1/no-such-route', { token: owner.token }),
+      await q.http('GET', '/v1/spaces/%E0%A4%A', { token: owner.token }),
+      await q.http('GET', '/v1/users/%00', { token: owner.token }),
+    ];
+    expect(answers.map((r) => r.status)).toEqual([200, 401, 404, 400, 400]);
+    const ids = answers.map((r) => r.headers.get('x-request-id'));
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{16}-[0-9a-z]+$/);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
   it("answers a malformed URL with GitBook's 400 error body", async () => {
     const res = await q.http('GET', '/v1/spaces/%E0%A4%A', { token: owner.token });
     expect(res.status).toBe(400);

@@ -69,15 +69,12 @@ export async function startApi(
       done();
     });
   }
-  fastify.addHook('onSend', (req, reply, payload, done) => {
-    void reply.header('x-request-id', req.id);
-    // A request that was in flight when shutdown began: its keep-alive socket would hold the
-    // server open (server.close() only reaps connections idle at the time it is called).
-    if (shuttingDown) void reply.header('connection', 'close');
-    done(null, payload);
-  });
   // The first of the request checks (addRequestCheck: one onRequest hook runs them all, in order).
+  // The request id is set here, not in an onSend hook: that is a stage every reply would pass
+  // through for this alone, a measurable part of a warm read's CPU. The header set now is sent
+  // with whatever answers the request (Fastify keeps reply headers through errors).
   addRequestCheck(fastify, (req, reply) => {
+    void reply.header('x-request-id', req.id);
     if (!shuttingDown) return refuseNulInUrl(req, reply);
     void reply
       .code(503)
@@ -120,6 +117,11 @@ export async function startApi(
      */
     close: async () => {
       shuttingDown = true;
+      // A request in flight now keeps its connection open after its answer: server.close() only
+      // reaps connections idle when it is called. From now on, a connection is closed at most a
+      // keep-alive timeout (1 ms, plus node's 1 s allowance) after its last answer; a request
+      // sent on it before that is refused by the check above, with `connection: close`.
+      fastify.server.keepAliveTimeout = 1;
       const log = runtime.logger.child({ component: 'shutdown' });
       await app.getHttpAdapter().close();
       log.info('HTTP server closed (in-flight requests finished)');

@@ -111,7 +111,9 @@ export function refuseNulInUrl(req: FastifyRequest, reply: FastifyReply): boolea
 }
 
 /** Fastify's `frameworkErrors`: a malformed URL (bad percent-encoding) is a 400 in GitBook's shape. */
-export function frameworkErrors(error: Error & { code?: string }, _req: FastifyRequest, reply: FastifyReply): void {
+export function frameworkErrors(error: Error & { code?: string }, req: FastifyRequest, reply: FastifyReply): void {
+  // Answered before the request checks, where every other answer gets its request id.
+  void reply.header('x-request-id', req.id);
   const badUrl = error.code === 'FST_ERR_BAD_URL';
   const status = badUrl ? 400 : ((error as { statusCode?: number }).statusCode ?? 400);
   sendGitbookError(reply, status, badUrl ? 'Malformed URL: it is not valid percent-encoding' : error.message);
