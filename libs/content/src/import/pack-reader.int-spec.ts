@@ -24,18 +24,23 @@ describe('PackObjectReader (objects packed by git itself)', () => {
   afterAll(async () => {
     await fs.rm(scratch, { recursive: true, force: true });
   });
+  /** Every object of the repository as git lists it: id, type and the `extra` fields asked for. */
+  const packedObjects = async (extra = '') => {
+    const { stdout } = await execFileAsync('git', ['--git-dir', gitdir, 'cat-file', '--batch-all-objects', `--batch-check=%(objectname) %(objecttype)${extra && ` ${extra}`}`]);
+    return stdout.trim().split('\n').map((line) => line.split(' '));
+  };
+  /** The id git gives an object of this type and content. */
+  const gitHash = (read: { type: string; data: Uint8Array }) => createHash('sha1').update(`${read.type} ${read.data.length}\0`).update(read.data).digest('hex');
 
   it('reads every object of the pack, deltas resolved: each one hashes to its id', async () => {
-    const { stdout } = await execFileAsync('git', ['--git-dir', gitdir, 'cat-file', '--batch-all-objects', '--batch-check=%(objectname) %(objecttype) %(deltabase)']);
-    const listed = stdout.trim().split('\n').map((line) => line.split(' '));
+    const listed = await packedObjects('%(deltabase)');
     expect(listed.some(([, , base]) => !/^0+$/.test(base))).toBe(true);
     const objects = await PackObjectReader.open(gitdir);
     try {
       for (const [oid, type] of listed) {
         const read = await objects.read(oid);
         expect(read.type).toBe(type);
-        const hashed = createHash('sha1').update(`${read.type} ${read.data.length}\0`).update(read.data).digest('hex');
-        expect(hashed).toBe(oid);
+        expect(gitHash(read)).toBe(oid);
       }
       await expect(objects.read('0123456789012345678901234567890123456789')).rejects.toMatchObject({ code: 'NotFoundError' });
     } finally {
@@ -44,8 +49,7 @@ describe('PackObjectReader (objects packed by git itself)', () => {
   });
 
   it('reads objects concurrently that share delta bases (the bases are read once and shared): each one hashes to its id', async () => {
-    const { stdout } = await execFileAsync('git', ['--git-dir', gitdir, 'cat-file', '--batch-all-objects', '--batch-check=%(objectname) %(objecttype)']);
-    const listed = stdout.trim().split('\n').map((line) => line.split(' '));
+    const listed = await packedObjects();
     const objects = await PackObjectReader.open(gitdir);
     try {
       // Twice over, all at once: the second round meets the bases the first one cached.
@@ -53,7 +57,7 @@ describe('PackObjectReader (objects packed by git itself)', () => {
       reads.forEach((read, i) => {
         const [oid, type] = listed[i % listed.length];
         expect(read.type).toBe(type);
-        expect(createHash('sha1').update(`${read.type} ${read.data.length}\0`).update(read.data).digest('hex')).toBe(oid);
+        expect(gitHash(read)).toBe(oid);
       });
     } finally {
       await objects.close();
@@ -61,8 +65,7 @@ describe('PackObjectReader (objects packed by git itself)', () => {
   });
 
   it('reads the pack in chunks, not object by object: one read of the disk serves every object of a small pack', async () => {
-    const { stdout } = await execFileAsync('git', ['--git-dir', gitdir, 'cat-file', '--batch-all-objects', '--batch-check=%(objectname) %(objecttype)']);
-    const listed = stdout.trim().split('\n').map((line) => line.split(' '));
+    const listed = await packedObjects();
     const objects = await PackObjectReader.open(gitdir);
     const probe = await fs.open(join(gitdir, 'HEAD'), 'r');
     const reads = jest.spyOn(Object.getPrototypeOf(probe), 'read');
@@ -78,8 +81,7 @@ describe('PackObjectReader (objects packed by git itself)', () => {
   });
 
   it('reads objects that lie across chunks, or are larger than one, whole: each one hashes to its id', async () => {
-    const { stdout } = await execFileAsync('git', ['--git-dir', gitdir, 'cat-file', '--batch-all-objects', '--batch-check=%(objectname) %(objecttype)']);
-    const listed = stdout.trim().split('\n').map((line) => line.split(' '));
+    const listed = await packedObjects();
     // Chunks of 64 bytes: most objects of this pack cross a chunk's end, the 300 KB blob spans thousands.
     const objects = await PackObjectReader.open(gitdir, { chunkBytes: 64 });
     try {
@@ -87,7 +89,7 @@ describe('PackObjectReader (objects packed by git itself)', () => {
       reads.forEach((read, i) => {
         const [oid, type] = listed[i % listed.length];
         expect(read.type).toBe(type);
-        expect(createHash('sha1').update(`${read.type} ${read.data.length}\0`).update(read.data).digest('hex')).toBe(oid);
+        expect(gitHash(read)).toBe(oid);
       });
     } finally {
       await objects.close();

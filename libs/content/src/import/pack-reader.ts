@@ -65,10 +65,8 @@ interface Pack {
 export class PackObjectReader {
   /** Inflated delta bases, by pack and offset; reads in flight are shared, so concurrent readers of one chain inflate it once. */
   private readonly bases = new LruCache<GitObjectRead>(DELTA_BASE_CACHE_BYTES, (read) => read.data.byteLength + 64);
-  private readonly basesInFlight = new Map<string, Promise<GitObjectRead>>();
   /** Chunks of the packs, by pack and chunk number; reads in flight are shared like the bases'. */
   private readonly chunks = new LruCache<Buffer>(PACK_CHUNK_CACHE_BYTES, (chunk) => chunk.byteLength);
-  private readonly chunksInFlight = new Map<string, Promise<Buffer>>();
 
   private constructor(
     private readonly gitdir: string,
@@ -120,26 +118,8 @@ export class PackObjectReader {
     return undefined;
   }
 
-  private async readBase(pack: Pack, offset: number): Promise<GitObjectRead> {
-    const key = `${pack.id}:${offset}`;
-    const cached = this.bases.get(key);
-    if (cached) return cached;
-    let reading = this.basesInFlight.get(key);
-    if (!reading) {
-      reading = this.readAt(pack, offset).then(
-        (read) => {
-          this.bases.set(key, read);
-          this.basesInFlight.delete(key);
-          return read;
-        },
-        (error: unknown) => {
-          this.basesInFlight.delete(key);
-          throw error;
-        },
-      );
-      this.basesInFlight.set(key, reading);
-    }
-    return reading;
+  private readBase(pack: Pack, offset: number): Promise<GitObjectRead> {
+    return this.bases.getOrLoad(`${pack.id}:${offset}`, () => this.readAt(pack, offset));
   }
 
   private async readAt(pack: Pack, offset: number): Promise<GitObjectRead> {
@@ -195,27 +175,12 @@ export class PackObjectReader {
     return (await this.chunk(pack, n, from)).subarray(start - from, end - from);
   }
 
-  private async chunk(pack: Pack, n: number, from: number): Promise<Buffer> {
-    const key = `${pack.id}:${n}`;
-    const cached = this.chunks.get(key);
-    if (cached) return cached;
-    let reading = this.chunksInFlight.get(key);
-    if (!reading) {
+  private chunk(pack: Pack, n: number, from: number): Promise<Buffer> {
+    return this.chunks.getOrLoad(`${pack.id}:${n}`, async () => {
       const bytes = Buffer.allocUnsafe(Math.min(this.chunkBytes, pack.size - from));
-      reading = pack.handle.read(bytes, 0, bytes.length, from).then(
-        () => {
-          this.chunks.set(key, bytes);
-          this.chunksInFlight.delete(key);
-          return bytes;
-        },
-        (error: unknown) => {
-          this.chunksInFlight.delete(key);
-          throw error;
-        },
-      );
-      this.chunksInFlight.set(key, reading);
-    }
-    return reading;
+      await pack.handle.read(bytes, 0, bytes.length, from);
+      return bytes;
+    });
   }
 }
 

@@ -28,4 +28,19 @@ describe('LruCache', () => {
     expect(cache.get('huge')).toBeUndefined();
     expect(cache.get('small')).toBe('xx');
   });
+
+  it('loads a missing value once for every caller that asks while it loads, then serves it from the cache', async () => {
+    const cache = new LruCache<string>(10);
+    let loads = 0;
+    const load = async () => `v${++loads}`;
+    expect(await Promise.all([cache.getOrLoad('k', load), cache.getOrLoad('k', load)])).toEqual(['v1', 'v1']);
+    expect(await cache.getOrLoad('k', load)).toBe('v1');
+    expect(loads).toBe(1);
+  });
+
+  it('keeps no failed load: the next caller loads again', async () => {
+    const cache = new LruCache<string>(10);
+    await expect(cache.getOrLoad('k', async () => Promise.reject(new Error('disk')))).rejects.toThrow('disk');
+    expect(await cache.getOrLoad('k', async () => 'v')).toBe('v');
+  });
 });

@@ -5,6 +5,8 @@
 export class LruCache<V> {
   private readonly entries = new Map<string, { value: V; size: number }>();
   private total = 0;
+  /** Loads in flight (getOrLoad), by key. */
+  private readonly loading = new Map<string, Promise<V>>();
 
   constructor(
     private readonly maxSize: number,
@@ -40,5 +42,31 @@ export class LruCache<V> {
       this.entries.delete(oldest);
       this.total -= entry.size;
     }
+  }
+
+  /**
+   * The value of `key`: cached, else loaded by `load` and kept. Callers that ask while it loads
+   * share that one load (concurrent readers of one object inflate it once); a failed load is not
+   * kept, so the next caller tries again.
+   */
+  getOrLoad(key: string, load: () => Promise<V>): Promise<V> {
+    const cached = this.get(key);
+    if (cached !== undefined) return Promise.resolve(cached);
+    let loading = this.loading.get(key);
+    if (!loading) {
+      loading = load().then(
+        (value) => {
+          this.set(key, value);
+          this.loading.delete(key);
+          return value;
+        },
+        (error: unknown) => {
+          this.loading.delete(key);
+          throw error;
+        },
+      );
+      this.loading.set(key, loading);
+    }
+    return loading;
   }
 }
