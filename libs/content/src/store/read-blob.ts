@@ -9,20 +9,12 @@ import { ObjectNotFoundError } from './store.errors';
 /** A file's bytes by blob oid. The caller gets its own copy: the cached one stays intact
  * whatever the caller does with it. */
 export async function readBlob(repo: SpaceRepo, oid: string): Promise<Uint8Array> {
-  const key = cacheKey(repo, oid);
-  const cached = repo.caches.blobs.get(key);
-  if (cached) return cached.slice();
   // Read models apply a new revision side by side (content and search each read every page):
   // one read of each blob serves them all.
-  let reading = repo.caches.blobsInFlight.get(key);
-  if (!reading) {
-    reading = readUncached(repo, oid, key).finally(() => repo.caches.blobsInFlight.delete(key));
-    repo.caches.blobsInFlight.set(key, reading);
-  }
-  return (await reading).slice();
+  return (await repo.caches.blobs.getOrLoad(cacheKey(repo, oid), () => readUncached(repo, oid))).slice();
 }
 
-async function readUncached(repo: SpaceRepo, oid: string, key: string): Promise<Uint8Array> {
+async function readUncached(repo: SpaceRepo, oid: string): Promise<Uint8Array> {
   if (!OID.test(oid)) throw new ObjectNotFoundError(repo.spaceId, oid);
   let blob: Uint8Array;
   try {
@@ -40,6 +32,5 @@ async function readUncached(repo: SpaceRepo, oid: string, key: string): Promise<
     if (isGitError(error, 'NotFoundError', 'ObjectTypeError')) throw new ObjectNotFoundError(repo.spaceId, oid);
     throw error;
   }
-  repo.caches.blobs.set(key, blob);
   return blob;
 }

@@ -36,9 +36,8 @@ export interface RevisionCommit {
  * read content out of another through the cache.
  */
 export interface StoreCaches {
+  /** Blob contents; reads under way are shared by concurrent readers of the same blob (getOrLoad). */
   blobs: LruCache<Uint8Array>;
-  /** Blob reads under way, shared by concurrent readers of the same blob. */
-  blobsInFlight: Map<string, Promise<Uint8Array>>;
   trees: LruCache<readonly TreeEntry[]>;
   commits: LruCache<RevisionCommit>;
   /** Repositories known to exist, so writes do not re-check on every call. */
@@ -57,7 +56,6 @@ export interface StoreCacheOptions {
 export function createStoreCaches(opts: StoreCacheOptions = {}): StoreCaches {
   return {
     blobs: new LruCache<Uint8Array>(opts.blobCacheBytes ?? 64 << 20, (blob) => blob.byteLength + 64),
-    blobsInFlight: new Map(),
     trees: new LruCache<readonly TreeEntry[]>(opts.treeCacheEntries ?? 200_000, (tree) => tree.length + 1),
     commits: new LruCache<RevisionCommit>(50_000),
     initialised: new Set(),
