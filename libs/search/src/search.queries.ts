@@ -25,7 +25,7 @@ const RANK_NORMALIZATION = 1;
 const EXACT_WEIGHT = 1.0;
 /**
  * Pages ranked exactly per query, at least: the best of them by their postings' impacts (see
- * `pageCandidates`). Where fewer pages match, all of them are, and the ranking is exact.
+ * `matchingPages`). Where fewer pages match, all of them are, and the ranking is exact.
  */
 const CANDIDATE_PAGES = 200;
 /**

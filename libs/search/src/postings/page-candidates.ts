@@ -46,22 +46,14 @@ export interface PageCandidates {
 const MAX_PREFIX_LEXEMES = 64;
 
 /**
- * The pages of the given spaces that match, best first by the sum of their lexemes' impacts, read
- * from the postings (one row per lexeme and space) in one statement. This is the cheap first
- * stage of ranking: the exact ranking then reads the sections of these pages only. When a lexeme
+ * The pages of the given spaces that match, each scored by the sum of its lexemes' impacts, read
+ * from the postings (one row per lexeme and space) in one statement, and for each lexeme of
+ * `count` how many of them hold it. This is the cheap first stage of ranking: `bestPages` picks the
+ * best of them, as many as the exact ranking asks for (again, without reading the postings again,
+ * when it wants more), and the exact ranking reads the sections of those pages only. When a lexeme
  * every match must hold is in none of the spaces, the statement reads no list (a typo among the
  * words, "dashbord alert", read every space's lists of "alert" and the words it starts, only to
  * find nothing, before the corrections were tried).
- */
-export async function pageCandidates(db: Queryable, spaceKeys: readonly number[], match: PageMatch, limit: number, count: readonly string[] = []): Promise<PageCandidates> {
-  const found = await matchingPages(db, spaceKeys, match, count);
-  return { ...bestPages(found.scores, limit), holders: found.holders };
-}
-
-/**
- * Every page of the given spaces that matches, with its score (see `pageCandidates`), and for each
- * lexeme of `count` how many of them hold it. Kept by a caller that may want more of the best pages
- * than it first asked for: `bestPages` picks them again without reading the postings again.
  */
 export async function matchingPages(db: Queryable, spaceKeys: readonly number[], match: PageMatch, count: readonly string[] = []): Promise<{ scores: Scores; holders: number[] }> {
   const lexemes = new Set<string>(count);

@@ -132,7 +132,7 @@ function termQuery(term: QueryTerm, opts: TsqueryOptions, phraseOnly = false): s
 }
 
 /**
- * The page-level shape of `buildTsquery`'s query, for the postings (see `pageCandidates`): the
+ * The page-level shape of `buildTsquery`'s query, for the postings (see `matchingPages`): the
  * same lexemes, AND within a page where the tsquery has AND within a section, and phrases and
  * CJK chains as their lexemes in order (checked by their positions). Undefined when nothing is
  * left to search for.
