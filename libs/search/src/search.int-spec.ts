@@ -1,5 +1,6 @@
 import { createServer, IncomingMessage, Server } from 'http';
 import { AddressInfo } from 'net';
+import { parseBlobMarkdown } from '@quire/content/markdown';
 import type { Queryable } from '@quire/platform/db/db';
 import { rebuildProjection } from '@quire/projections/rebuild';
 import { AskPipeline } from './ask/ask-pipeline';
@@ -228,6 +229,13 @@ describe.each(KINDS)('search index and queries (%s)', (kind) => {
     expect(await paths('journald', 'incr')).toEqual(['guides/install/linux']);
     expect((await search('settings', { space: 'incr' })).items[0]).toMatchObject({ title: 'Settings', pageMatch: true });
     expect(await paths('redis', 'incr')).toEqual(['guides/install']);
+  });
+
+  it('leaves the process cache of parsed documents to reads: indexing keeps sections only', async () => {
+    const { blob } = (await h.db.query<{ blob: string }>(`SELECT blob FROM rm_search_pages WHERE space_id = 'docs' AND path = 'guides/install'`)).rows[0];
+    // parseBlobMarkdown trusts a blob id to name its bytes: a document the index had cached under
+    // this id would be returned in place of the markdown given now.
+    expect(JSON.stringify(parseBlobMarkdown(blob, '# Installing Quire\n\nRead words.\n').document)).toContain('Read words.');
   });
 
   it('keeps each lexeme\'s postings equal to the pages whose sections hold it, through updates', async () => {

@@ -9,8 +9,9 @@ const parsed = new LruCache<{ page: ParsedPageMarkdown; chars: number }>(BUDGET_
 
 /**
  * markdownToDocument of a page blob, parsed once per process while it stays in memory. A blob
- * id names its bytes, so the result never goes stale: the read models that each parse every page
- * of a new revision (content, search) share one parse. The result is shared: never mutate it.
+ * id names its bytes, so the result never goes stale: reads of a page's document (live, by
+ * revision, the published site) share one parse. The search index parses without it (it keeps
+ * sections only). The result is shared: never mutate it.
  */
 export function parseBlobMarkdown(blob: string, markdown: string): ParsedPageMarkdown {
   const hit = parsed.get(blob);

@@ -1,4 +1,4 @@
-import { extractSections, parseBlobMarkdown } from '@quire/content/markdown';
+import { extractSections, markdownToDocument } from '@quire/content/markdown';
 
 /** What the index keeps of a page's markdown: its sections, split at headings. */
 export interface IndexedSection {
@@ -13,9 +13,15 @@ export interface IndexedSection {
 /** Page text is indexed up to this many characters per section (a 2 MB log dump is not prose). */
 export const MAX_SECTION_TEXT = 200_000;
 
-/** Sections of a page blob's markdown (front matter and the leading `# title` are left out). */
-export function pageSections(blob: string, markdown: string): IndexedSection[] {
-  const { document } = parseBlobMarkdown(blob, markdown);
+/**
+ * Sections of a page blob's markdown (front matter and the leading `# title` are left out).
+ * Parsed without parseBlobMarkdown's cache: the index keeps only the sections (cached by blob in
+ * `rm_search_blobs`). Kept in that cache, a 1,000-page import's documents (about 12 MB of small
+ * objects; the cache holds up to 60 MB of them) outlived the young generation, pushed out the
+ * documents that reads had cached, and made the GC the largest cost of indexing an import.
+ */
+export function pageSections(markdown: string): IndexedSection[] {
+  const { document } = markdownToDocument(markdown);
   return extractSections(document).map((s) => ({
     id: s.id,
     title: s.title,

@@ -271,7 +271,7 @@ export class SpaceIndexer {
     await forEachLimited(missing, READ_CONCURRENCY, async (blob) => {
       const bytes = await this.readBlob(spaceId, blob);
       if (!bytes) return; // not cached: a later revision with another blob for the page parses again
-      const parsed = pageSections(blob, decoder.decode(bytes));
+      const parsed = pageSections(decoder.decode(bytes));
       sections.set(blob, parsed);
       fresh.push({ blob, sections: parsed });
     });
