@@ -38,58 +38,61 @@ export function buildTsvector(
   lexemesOf: (word: string) => readonly string[],
   page?: { impacts: Map<string, number>; positions: Map<string, number[]>; ord: number },
 ): string {
-  // Slots instead of arrays of strings: one string per lexeme grows by concatenation (ropes).
+  // Entries (position and weight, one number each) are chained per lexeme in scratch arrays
+  // shared by every call, and the literal is written once, as bytes: the strings and arrays of
+  // each lexeme of each section were most of a large import's indexing allocations, and so of
+  // its GC.
   const slots = new Map<string, number>();
   const lexemes: string[] = [];
-  const lists: string[] = [];
-  const counts: number[] = [];
-  // ts_rank's per-lexeme figures (calc_rank_or): sum of w/(j+1)^2, the largest w and its j.
-  const sums: number[] = [];
-  const maxWeights: number[] = [];
-  const maxAt: number[] = [];
   // Each lexeme's list of page positions (shared by the page's sections, appended in order).
   const held: number[][] = [];
   const base = page ? pagePosition(page.ord, 0) : 0;
-  const add = (lexeme: string, entry: string, w: number, position: number) => {
-    const slot = slots.get(lexeme);
+  let entryCount = 0;
+  const add = (lexeme: string, entry: number, w: number, position: number) => {
+    let slot = slots.get(lexeme);
     if (slot === undefined) {
-      slots.set(lexeme, lexemes.length);
+      slot = lexemes.length;
+      slots.set(lexeme, slot);
       lexemes.push(lexeme);
-      lists.push(entry);
-      counts.push(1);
-      sums.push(w);
-      maxWeights.push(w);
-      maxAt.push(0);
+      scratch.slot(slot);
+      scratch.head[slot] = entryCount;
+      scratch.count[slot] = 1;
+      scratch.sum[slot] = w;
+      scratch.maxWeight[slot] = w;
+      scratch.maxAt[slot] = 0;
       if (page) {
         let list = page.positions.get(lexeme);
         if (!list) page.positions.set(lexeme, (list = []));
         list.push(base + position);
         held.push(list);
       }
-    } else if (counts[slot] < MAX_POSITIONS) {
+    } else if (scratch.count[slot] < MAX_POSITIONS) {
       // A lexeme twice at one position (a word and a stem alike) is one position of the tsvector.
       if (page && held[slot][held[slot].length - 1] !== base + position) held[slot].push(base + position);
-      lists[slot] += ',' + entry;
-      const j = counts[slot]++;
-      sums[slot] += w / ((j + 1) * (j + 1));
-      if (w > maxWeights[slot]) {
-        maxWeights[slot] = w;
-        maxAt[slot] = j;
+      scratch.next[scratch.tail[slot]] = entryCount;
+      const j = scratch.count[slot]++;
+      scratch.sum[slot] += w / ((j + 1) * (j + 1));
+      if (w > scratch.maxWeight[slot]) {
+        scratch.maxWeight[slot] = w;
+        scratch.maxAt[slot] = j;
       }
-    }
+    } else return;
+    scratch.entry(entryCount);
+    scratch.value[entryCount] = entry;
+    scratch.tail[slot] = entryCount++;
   };
   let position = 0;
   for (const field of fields) {
     const { tokens, weight } = field;
     if (tokens.length === 0) continue;
+    const letter = WEIGHT_LETTER[weight];
+    const w = WEIGHT_VALUE[weight];
     for (let i = 0; i < tokens.length; i++) {
       const token = tokens[i];
       position++;
       if (!token) continue;
       if (position > MAX_POSITION) break;
-      // D is PostgreSQL's default weight and is written without a letter: the text's weight.
-      const entry = weight === 'D' ? String(position) : position + weight;
-      const w = WEIGHT_VALUE[weight];
+      const entry = position * 256 + letter;
       add(token, entry, w, position);
       if (isCjkToken(token)) {
         // The last character of a run is in no chunk as a first character: it is indexed on its
@@ -105,19 +108,104 @@ export function buildTsvector(
   }
   if (page) {
     const { impacts } = page;
-    let length = 0;
-    for (let i = 0; i < counts.length; i++) length += counts[i];
-    const norm = Math.log2(length + 1);
+    const norm = Math.log2(entryCount + 1);
     for (let i = 0; i < lexemes.length; i++) {
-      const j = maxAt[i];
-      const rank = (maxWeights[i] + sums[i] - maxWeights[i] / ((j + 1) * (j + 1))) / PI2_6 / norm;
+      const j = scratch.maxAt[i];
+      const maxWeight = scratch.maxWeight[i];
+      const rank = (maxWeight + scratch.sum[i] - maxWeight / ((j + 1) * (j + 1))) / PI2_6 / norm;
       const had = impacts.get(lexemes[i]);
       if (had === undefined || rank > had) impacts.set(lexemes[i], rank);
     }
   }
-  let out = '';
-  for (let i = 0; i < lexemes.length; i++) out += (i ? ' ' : '') + literalLexeme(lexemes[i]) + ':' + lists[i];
+  return writeLiteral(lexemes);
+}
+
+/** D is PostgreSQL's default weight and is written without a letter: the text's weight (0). */
+const WEIGHT_LETTER: Record<Weight, number> = { A: 0x41, B: 0x42, C: 0x43, D: 0 };
+const SPACE = 0x20;
+const COLON = 0x3a;
+const COMMA = 0x2c;
+const ZERO = 0x30;
+
+/**
+ * buildTsvector's working arrays, by lexeme slot and by entry, kept from one call to the next
+ * (calls never overlap: buildTsvector does not await) and grown as needed; `literal` holds the
+ * bytes of the literal being written.
+ */
+class TsvectorScratch {
+  head = new Int32Array(1024);
+  tail = new Int32Array(1024);
+  count = new Int32Array(1024);
+  sum = new Float64Array(1024);
+  maxWeight = new Float64Array(1024);
+  maxAt = new Int32Array(1024);
+  value = new Int32Array(8192);
+  next = new Int32Array(8192);
+  literal = Buffer.allocUnsafe(64 * 1024);
+
+  /** Makes room for slot `i`. */
+  slot(i: number): void {
+    if (i < this.head.length) return;
+    const size = this.head.length * 2;
+    this.head = grown(this.head, size);
+    this.tail = grown(this.tail, size);
+    this.count = grown(this.count, size);
+    this.sum = grown(this.sum, size);
+    this.maxWeight = grown(this.maxWeight, size);
+    this.maxAt = grown(this.maxAt, size);
+  }
+
+  /** Makes room for entry `i`. */
+  entry(i: number): void {
+    if (i < this.value.length) return;
+    const size = this.value.length * 2;
+    this.value = grown(this.value, size);
+    this.next = grown(this.next, size);
+  }
+}
+
+function grown<T extends Int32Array | Float64Array>(array: T, size: number): T {
+  const out = new (array.constructor as new (size: number) => T)(size);
+  out.set(array);
   return out;
+}
+
+const scratch = new TsvectorScratch();
+
+/** `lexeme:1,5B lexeme2:3A`: each lexeme (quoted when needed) with its positions and weights, as UTF-8. */
+function writeLiteral(lexemes: readonly string[]): string {
+  let literal = scratch.literal;
+  let at = 0;
+  for (let i = 0; i < lexemes.length; i++) {
+    const text = literalLexeme(lexemes[i]);
+    const count = scratch.count[i];
+    // At most 3 bytes per UTF-16 unit; at most 5 digits, a letter and a separator per entry.
+    const room = text.length * 3 + 2 + count * 7;
+    if (at + room > literal.length) {
+      const bigger = Buffer.allocUnsafe(Math.max(literal.length * 2, at + room));
+      literal.copy(bigger, 0, 0, at);
+      literal = scratch.literal = bigger;
+    }
+    if (i) literal[at++] = SPACE;
+    at += literal.write(text, at, 'utf8');
+    literal[at++] = COLON;
+    let e = scratch.head[i];
+    for (let k = 0; k < count; k++, e = scratch.next[e]) {
+      if (k) literal[at++] = COMMA;
+      const entry = scratch.value[e];
+      // The position (1 to 16,383) in decimal, its last digit written first.
+      let n = Math.floor(entry / 256);
+      const digits = n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 10000 ? 4 : 5;
+      for (let d = at + digits - 1; d >= at; d--) {
+        literal[d] = ZERO + (n % 10);
+        n = Math.floor(n / 10);
+      }
+      at += digits;
+      const letter = entry % 256;
+      if (letter) literal[at++] = letter;
+    }
+  }
+  return literal.toString('utf8', 0, at);
 }
 
 /** sum(1/i^2), i = 1..inf: ts_rank's divisor. */
