@@ -266,6 +266,74 @@ describe.each([
     }
   });
 
+  it('holds a recomputation with the batch instead of ending the batch there, and leaves the same rows', async () => {
+    const { db, database } = await open();
+    const tables = `
+      CREATE TABLE IF NOT EXISTS wb_nodes (id text PRIMARY KEY, chain text[] NOT NULL, level text NOT NULL, resolved text NOT NULL);
+      CREATE TABLE IF NOT EXISTS wb_members (org text NOT NULL, member text NOT NULL, role text NOT NULL, PRIMARY KEY (org, member))`;
+    const nodes = () => db.query(`SELECT * FROM wb_nodes ORDER BY id`).then((r) => r.rows);
+    // The permissions projection's shape: a node takes its parent's chain and resolved level; a
+    // level change recomputes the resolved level of every node under it.
+    const apply = async (tx: { query(sql: string, params?: unknown[], opts?: { recompute?: boolean }): Promise<unknown> }) => {
+      const insert = (id: string, parent: string | null, level: string) =>
+        tx.query(
+          `INSERT INTO wb_nodes (id, chain, level, resolved)
+           VALUES ($1, ARRAY[$1]::text[] || coalesce((SELECT chain FROM wb_nodes WHERE id = $2), '{}'::text[]), $3,
+                   CASE WHEN $3 <> 'inherit' THEN $3 ELSE coalesce((SELECT resolved FROM wb_nodes WHERE id = $2), 'inherit') END)
+           ON CONFLICT (id) DO NOTHING`,
+          [id, parent, level],
+        );
+      const setLevel = async (id: string, level: string) => {
+        await tx.query(`UPDATE wb_nodes SET level = $2 WHERE id = $1`, [id, level]);
+        await tx.query(
+          `UPDATE wb_nodes n SET resolved = coalesce(
+             (SELECT a.level FROM unnest(n.chain) WITH ORDINALITY AS x(id, ord) JOIN wb_nodes a ON a.id = x.id
+               WHERE a.level <> 'inherit' ORDER BY x.ord LIMIT 1), 'inherit')
+           WHERE n.chain @> ARRAY[$1]::text[]`,
+          [id],
+          { recompute: true },
+        );
+      };
+      for (let o = 0; o < 3; o++) {
+        await insert(`c${o}`, null, 'inherit');
+        await insert(`c${o}-a`, `c${o}`, 'inherit');
+        await tx.query(`INSERT INTO wb_members (org, member, role) VALUES ($1, $2, $3) ON CONFLICT (org, member) DO UPDATE SET role = EXCLUDED.role`, [`o${o}`, 'm', 'r']);
+        await setLevel(`c${o}`, 'read');
+        // Inserted after the change, below a node whose resolved level the batch has not recomputed yet.
+        await insert(`s${o}`, `c${o}-a`, 'inherit');
+        await insert(`s${o}-own`, `c${o}-a`, 'edit');
+        if (o === 1) await setLevel(`c${o}`, 'comment');
+        if (o === 2) await setLevel(`c${o}-a`, 'review');
+      }
+    };
+    try {
+      await db.exec(tables);
+      await db.transaction((tx) => apply(tx));
+      const direct = await nodes();
+      await db.exec(`DROP TABLE wb_nodes; DROP TABLE wb_members; ${tables}`);
+      const scripts: string[] = [];
+      await db.transaction(async (tx) => {
+        const exec = (tx as Partial<ScriptQueryable>).exec;
+        const run = exec ? (sql: string) => exec.call(tx, sql) : async (sql: string) => void (await tx.query(sql));
+        const batching = new WriteBatchingQueryable(tx, (sql) => (scripts.push(sql), run(sql)));
+        await apply(batching);
+        await batching.flush();
+      });
+      expect(await nodes()).toEqual(direct);
+      expect(direct.find((n: any) => n.id === 's1')?.resolved).toBe('comment');
+      expect(direct.find((n: any) => n.id === 's2')?.resolved).toBe('review');
+      const script = scripts.join('\n');
+      // One statement for all three organizations' members: the recomputations did not end the batch.
+      expect(script.match(/INSERT INTO wb_members/g)).toHaveLength(1);
+      // Each recomputation once, after the rows around it.
+      expect(script.match(/WHERE n\.chain @> ARRAY\['c1'\]/g)).toHaveLength(1);
+      expect(script.lastIndexOf('INSERT INTO wb_nodes')).toBeLessThan(script.indexOf('UPDATE wb_nodes n SET resolved'));
+    } finally {
+      await db.close();
+      await database?.drop();
+    }
+  });
+
   it.each([
     ['rows there before, nothing known of the table', false],
     ['tables created empty, the rows written so far known (a rebuild)', true],

@@ -1,4 +1,4 @@
-import { Queryable, QueryResult } from '@quire/platform/db/db';
+import { Queryable, QueryOptions, QueryResult } from '@quire/platform/db/db';
 import { FoldedInsert, FoldedUpdate, foldableInsert, foldableUpdate, insertValues } from './update-folding';
 
 /** A transaction that can also run a multi-statement script (simple query protocol). */
@@ -71,6 +71,9 @@ const RETURNING = /\bRETURNING\b/i;
  * they leave it; given RowsWritten (a rebuild's empty tables), a row known to be new takes nothing
  * else.
  *
+ * A recomputation (`recompute`, an UPDATE of derived columns) is held as it is, once per statement,
+ * and runs after the held rounds, wherever they end.
+ *
  * Every other write is a barrier: the held rounds run first, then the write, alone. A read runs
  * what is held before it, and so does the end of the batch. What is ready goes to the database as
  * multi-statement scripts, one round trip per few hundred statements, in the same transaction.
@@ -89,6 +92,8 @@ export class WriteBatchingQueryable implements Queryable {
   /** The folded update or insert each row took last, and its round (a later foldable update of the row joins it). */
   private readonly lastFold = new Map<string, { fold: FoldedUpdate | FoldedInsert; round: number }>();
   private heldRows = 0;
+  /** Recomputations held, each statement once, in the order first issued. */
+  private readonly recomputes = new Set<string>();
   /** The next round of each row (table, key value). */
   private readonly rowRound = new Map<string, number>();
   /** The key column each table's held writes use: a write keyed on another column ends the rounds first. */
@@ -104,7 +109,11 @@ export class WriteBatchingQueryable implements Queryable {
     private readonly written?: RowsWritten,
   ) {}
 
-  async query<R = Record<string, any>>(sql: string, params: unknown[] = []): Promise<QueryResult<R>> {
+  async query<R = Record<string, any>>(sql: string, params: unknown[] = [], opts?: QueryOptions): Promise<QueryResult<R>> {
+    if (opts?.recompute && /^\s*UPDATE\b/i.test(sql)) {
+      this.recomputes.add(inlineParams(sql, params));
+      return { rows: [], rowCount: 0 };
+    }
     const row = classify(sql);
     if (row === 'read') {
       await this.flush();
@@ -197,6 +206,8 @@ export class WriteBatchingQueryable implements Queryable {
         }
       }
     }
+    for (const statement of this.recomputes) this.script.push(statement);
+    this.recomputes.clear();
     this.rounds = [];
     this.folds = [];
     this.lastFold.clear();

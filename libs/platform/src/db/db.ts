@@ -9,6 +9,15 @@ export interface QueryOptions {
    * (a prepared statement on PostgreSQL; PGlite ignores it). One name, one SQL text.
    */
   name?: string;
+  /**
+   * An UPDATE that only recomputes columns derived from other stored values of the rows it
+   * matches. A queryable that batches a rebuild's writes may hold it and run it once (however
+   * often it was issued), after the writes issued around it and before anything reads, instead
+   * of ending its batch there. The caller vouches that this gives the same rows: every row that
+   * a write in between derived from values it has not recomputed yet is among the rows it matches.
+   * Others run it at once.
+   */
+  recompute?: boolean;
 }
 
 export interface Queryable {

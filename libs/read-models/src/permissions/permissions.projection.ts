@@ -85,6 +85,12 @@ async function insertNode(tx: Queryable, t: TableNamer, kind: string, id: string
   );
 }
 
+/**
+ * A recomputation of the nodes under `id` (`recompute`: a rebuild runs it with the batch's other
+ * writes instead of ending the batch there). Resolved levels follow from the default levels along
+ * each chain; a node inserted meanwhile took its parent's resolved level, perhaps not recomputed
+ * yet, but has `id` in its chain as its parent does, so this recomputes it too.
+ */
 async function setLevel(tx: Queryable, t: TableNamer, id: string, level: string) {
   await tx.query(`UPDATE ${t('rm_access_nodes')} SET default_level = $2 WHERE id = $1`, [id, level]);
   await tx.query(
@@ -93,5 +99,6 @@ async function setLevel(tx: Queryable, t: TableNamer, id: string, level: string)
          WHERE a.default_level <> 'inherit' ORDER BY x.ord LIMIT 1), 'inherit')
      WHERE n.chain @> ARRAY[$1]::text[]`,
     [id],
+    { recompute: true },
   );
 }
