@@ -54,6 +54,28 @@ export class ProjectionRegistry {
     return r.rows[0] ? toRow(r.rows[0]) : undefined;
   }
 
+  /** Locks several projections' rows for the transaction, in name order (a rebuild's swap). */
+  async lockAll(names: readonly string[], tx: Queryable): Promise<void> {
+    await tx.query(`SELECT name FROM quire_projections WHERE name = ANY($1::text[]) ORDER BY name FOR UPDATE`, [names]);
+  }
+
+  /**
+   * Puts several projections at a version and position, running, and announces their checkpoints
+   * (as setPosition does): one statement for a rebuild's swap, which live runners wait behind.
+   */
+  async upsertAll(projections: readonly { name: string; version: number }[], position: Position, tx: Queryable): Promise<void> {
+    await tx.query(
+      `WITH upserted AS (
+         INSERT INTO quire_projections (name, version, commit_pos, prepare_pos, status, error)
+         SELECT p.name, p.version, $3::text, $4::text, 'running', NULL FROM unnest($1::text[], $2::int[]) AS p(name, version)
+         ON CONFLICT (name) DO UPDATE SET version = EXCLUDED.version, commit_pos = EXCLUDED.commit_pos, prepare_pos = EXCLUDED.prepare_pos,
+           status = 'running', error = NULL, updated_at = now()
+         RETURNING name)
+       SELECT pg_notify('quire_checkpoints', name || ':' || $3::text || '/' || $4::text) FROM upserted`,
+      [projections.map((p) => p.name), projections.map((p) => p.version), position.commit.toString(), position.prepare.toString()],
+    );
+  }
+
   async setPosition(name: string, position: Position, tx: Queryable): Promise<void> {
     await tx.query(`UPDATE quire_projections SET commit_pos = $2, prepare_pos = $3, updated_at = now() WHERE name = $1`, [
       name,

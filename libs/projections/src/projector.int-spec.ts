@@ -3,7 +3,7 @@ import { SqlEventStore } from '@quire/event-store/sql/sql-event-store';
 import { createTestDatabase, TestDatabase } from '@quire/test-support/databases';
 import { Projection } from './projection';
 import { Projector, ProjectionFailedError } from './projector';
-import { rebuildProjection } from './rebuild';
+import { rebuildProjection, rebuildProjections } from './rebuild';
 
 const counter = (version = 1, failOn?: string): Projection => ({
   name: 'counter',
@@ -202,6 +202,32 @@ describe('Projector', () => {
     await Promise.all(bumped.map((p) => p.prepare()));
     expect(await count('s9')).toBe(2);
     expect((await bumped[0].status())[0]).toMatchObject({ version: 2, status: 'running' });
+  });
+
+  it('swaps several rebuilt projections in with their versions and checkpoints, and announces each checkpoint', async () => {
+    const { position } = await store.append('s7', [{ type: 'Counted', data: {} }], 'no_stream');
+    const other: Projection = {
+      ...counter(3),
+      name: 'counter-b',
+      tables: ['rm_counter_b'],
+      schema: (t) => `CREATE TABLE ${t('rm_counter_b')} (stream text PRIMARY KEY, n int NOT NULL);`,
+      apply: async () => undefined,
+    };
+    const heard: string[] = [];
+    const unlisten = await db.listen('quire_checkpoints', (payload) => heard.push(payload));
+    try {
+      await rebuildProjections({ db, store, projections: [counter(2), other] });
+      const at = `${position.commit}/${position.prepare}`;
+      for (const deadline = Date.now() + 5000; heard.length < 2 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20));
+      expect(heard.sort()).toEqual([`counter-b:${at}`, `counter:${at}`].sort());
+      const rows = (await db.query(`SELECT name, version, commit_pos, prepare_pos, status FROM quire_projections ORDER BY name`)).rows;
+      expect(rows).toEqual([
+        { name: 'counter', version: 2, commit_pos: String(position.commit), prepare_pos: String(position.prepare), status: 'running' },
+        { name: 'counter-b', version: 3, commit_pos: String(position.commit), prepare_pos: String(position.prepare), status: 'running' },
+      ]);
+    } finally {
+      await unlisten();
+    }
   });
 
   it('rebuilds a projection whose version changed at start', async () => {

@@ -117,16 +117,13 @@ export async function rebuildProjections(opts: {
 
   await asyncCommitTransaction(db, (tx) => scriptRunner(tx)(deferred.map((d) => `${d};`).join('\n')));
   await db.transaction(async (tx) => {
-    for (const p of projections) await registry.lock(p.name, tx);
+    await registry.lockAll(projections.map((p) => p.name), tx);
     while ((await applyBatch(tx, batchSize)) === batchSize);
     // One round trip for every table's swap: the live runners wait on their checkpoint rows meanwhile.
     await scriptRunner(tx)(
       projections.flatMap((p) => p.tables.map((t) => `DROP TABLE IF EXISTS ${t} CASCADE;\nALTER TABLE ${rebuildTables(t)} SET SCHEMA public;`)).join('\n'),
     );
-    for (const p of projections) {
-      await registry.upsert(p.name, p.version, position, tx);
-      await tx.query(`SELECT pg_notify('quire_checkpoints', $1)`, [`${p.name}:${position.commit}/${position.prepare}`]);
-    }
+    await registry.upsertAll(projections, position, tx);
   });
   const seconds = (Date.now() - started) / 1000;
   opts.logger?.info({ projections: projections.map((p) => p.name), events: applied, seconds }, 'projections rebuilt');
