@@ -7,6 +7,7 @@ import { AskPipeline } from './ask/ask-pipeline';
 import { NOTHING_FOUND } from './ask/ask-answer';
 import { decodePostings, readPositions } from './postings/postings';
 import { matchingPages, PageMatch } from './postings/page-candidates';
+import { PostingsCache } from './postings/postings-cache';
 import { SearchableSpace, SearchQueries } from './search.queries';
 import { DbKind, SearchHarness, startSearchHarness } from './testing/search-harness';
 import { SAMPLE_DOCS } from './testing/sample-docs';
@@ -296,7 +297,7 @@ describe.each(KINDS)('search index and queries (%s)', (kind) => {
     };
     const found = async (match: PageMatch) => {
       rows = 0;
-      return { total: (await matchingPages(counting, [key], match)).scores.keys.length, rows };
+      return { total: (await matchingPages(counting, [key], match, [], new PostingsCache())).scores.keys.length, rows };
     };
     const alone = await found({ lexeme: 'elasticsearch' });
     expect(alone.total).toBeGreaterThan(0);
@@ -304,6 +305,40 @@ describe.each(KINDS)('search index and queries (%s)', (kind) => {
     expect(await found({ phrase: ['qwxzvbnm', 'elasticsearch'] })).toEqual({ total: 0, rows: 0 });
     expect((await found({ any: [{ lexeme: 'qwxzvbnm' }, { lexeme: 'elasticsearch' }] })).total).toBe(alone.total);
     expect((await found({ all: [{ any: [{ lexeme: 'qwxzvbnm' }, { lexeme: 'elasticsearch' }] }, { prefix: 'elasticsearc' }] })).total).toBe(alone.total);
+  });
+
+  it('reads a space\'s list of a lexeme again only once the index has rewritten it (the postings cache)', async () => {
+    await h.createSpace('cached');
+    const files: Record<string, string> = {
+      'README.md': '# Cached\n\nA narwhal swims here.\n',
+      'other.md': '# Other\n\nNothing of note.\n',
+      'SUMMARY.md': '# Summary\n\n* [Cached](README.md)\n* [Other](other.md)\n',
+    };
+    await h.publish('cached', files);
+    const { key } = await spaceOf('cached');
+    const read: string[] = [];
+    const counting: Queryable = {
+      query: async <R>(sql: string, params?: unknown[]) => {
+        const r = await h.db.query<R>(sql, params);
+        for (const row of r.rows as Array<{ lexeme?: string; entries?: unknown }>) if (row.entries) read.push(row.lexeme!);
+        return r;
+      },
+    };
+    const cache = new PostingsCache();
+    const found = async (match: PageMatch) => {
+      read.length = 0;
+      const pages = (await matchingPages(counting, [key], match, [], cache)).scores.keys.length;
+      return { pages, read: [...read].sort() };
+    };
+    expect(await found({ lexeme: 'narwhal' })).toEqual({ pages: 1, read: ['narwhal'] });
+    expect(await found({ lexeme: 'narwhal' })).toEqual({ pages: 1, read: [] });
+    // A phrase needs the positions, which the list was kept without.
+    expect(await found({ phrase: ['narwhal', 'swim'] })).toEqual({ pages: 1, read: ['narwhal', 'swim'] });
+    expect(await found({ phrase: ['narwhal', 'swim'] })).toEqual({ pages: 1, read: [] });
+    files['other.md'] = '# Other\n\nA second narwhal.\n';
+    await h.publish('cached', files);
+    expect(await found({ lexeme: 'narwhal' })).toEqual({ pages: 2, read: ['narwhal'] });
+    expect(await found({ phrase: ['narwhal', 'swim'] })).toEqual({ pages: 1, read: ['narwhal'] });
   });
 
   it('ranks exactly among the best pages by their postings when many pages match, and pages through all of them', async () => {

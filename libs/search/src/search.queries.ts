@@ -3,6 +3,7 @@ import { decodeCursor, encodeCursor, InvalidCursorError } from '@quire/platform/
 import { effectiveRankSql } from '@quire/read-models/permissions/access.sql';
 import { buildTsquery, cjkRequirements, CjkRequirement, Lexemes, pageMatch, restrictWeights, termTsqueries } from './query/build-tsquery';
 import { bestPages, matchingPages, PageCandidates, PageMatch, Scores } from './postings/page-candidates';
+import { PostingsCache } from './postings/postings-cache';
 import { parseQuery, QueryTerm, queryWords } from './query/parse-query';
 import { countMatched, snippet, TermMatcher, termMatchers } from './query/term-matchers';
 import { Stemmer } from './text/stemmer';
@@ -162,6 +163,7 @@ export class SearchQueries {
   constructor(
     private readonly db: Queryable,
     private readonly stemmer = new Stemmer(),
+    private readonly postings = new PostingsCache(),
   ) {}
 
   /** The indexed state of one space (undefined while it has no indexed revision). */
@@ -479,7 +481,7 @@ export class SearchQueries {
     const found: Matching['found'] = [];
     for (const [i, g] of groups.entries()) {
       const match = matches[i];
-      if (match) found.push(await matchingPages(this.db, g.spaceKeys, match, exactWords));
+      if (match) found.push(await matchingPages(this.db, g.spaceKeys, match, exactWords, this.postings));
     }
     return { found, exactWords: exactWords.length };
   }

@@ -1,5 +1,6 @@
 import type { Queryable } from '@quire/platform/db/db';
 import { decodeRecordsInto, positionOffsetsInto, readPositionsInto, recordCount } from './postings';
+import { PostingsCache, StoredList } from './postings-cache';
 
 /**
  * What a page must hold, in lexemes, for a query: the page-level shape of its tsquery (see
@@ -47,7 +48,8 @@ const MAX_PREFIX_LEXEMES = 64;
 
 /**
  * The pages of the given spaces that match, each scored by the sum of its lexemes' impacts, read
- * from the postings (one row per lexeme and space) in one statement, and for each lexeme of
+ * from the postings (one row per lexeme and space: the rows' versions in one statement, the lists
+ * `cache` does not hold at those versions in a second), and for each lexeme of
  * `count` how many of them hold it. This is the cheap first stage of ranking: `bestPages` picks the
  * best of them, as many as the exact ranking asks for (again, without reading the postings again,
  * when it wants more), and the exact ranking reads the sections of those pages only. When a lexeme
@@ -55,7 +57,13 @@ const MAX_PREFIX_LEXEMES = 64;
  * words, "dashbord alert", read every space's lists of "alert" and the words it starts, only to
  * find nothing, before the corrections were tried).
  */
-export async function matchingPages(db: Queryable, spaceKeys: readonly number[], match: PageMatch, count: readonly string[] = []): Promise<{ scores: Scores; holders: number[] }> {
+export async function matchingPages(
+  db: Queryable,
+  spaceKeys: readonly number[],
+  match: PageMatch,
+  count: readonly string[],
+  cache: PostingsCache,
+): Promise<{ scores: Scores; holders: number[] }> {
   const lexemes = new Set<string>(count);
   const prefixes = new Set<string>();
   const positional = new Set<string>();
@@ -63,16 +71,16 @@ export async function matchingPages(db: Queryable, spaceKeys: readonly number[],
   const needed = new Set<string>();
   required(match, needed);
   // Two index scans of the primary key: the lexemes themselves, and the prefixes' expansions,
-  // once the primary key has shown that the spaces hold every required lexeme.
-  // Positions only for the lexemes of phrases (a column of its own, read only when selected).
-  const r = await db.query<{ lexeme: string; entries: Uint8Array; positions: Uint8Array | null }>(
+  // once the primary key has shown that the spaces hold every required lexeme. This reads the
+  // rows' versions only; the lists themselves come from the cache, or next for those it lacks.
+  const r = await db.query<{ lexeme: string; space_key: number; version: string }>(
     `WITH held AS (
-       SELECT NOT EXISTS (SELECT FROM unnest($5::text[]) AS n(lexeme)
+       SELECT NOT EXISTS (SELECT FROM unnest($4::text[]) AS n(lexeme)
                           WHERE NOT EXISTS (SELECT FROM rm_search_postings q WHERE q.lexeme = n.lexeme AND q.space_key = ANY($2::int[]))) AS all_held)
-     SELECT lexeme, entries, CASE WHEN lexeme = ANY($4::text[]) THEN positions END AS positions
+     SELECT lexeme, space_key, ${VERSION_SQL('rm_search_postings')} AS version
        FROM rm_search_postings WHERE lexeme = ANY($1::text[]) AND space_key = ANY($2::int[]) AND (SELECT all_held FROM held)
      UNION ALL
-     SELECT p.lexeme, p.entries, NULL
+     SELECT p.lexeme, p.space_key, ${VERSION_SQL('p')}
        FROM (SELECT x.lexeme FROM unnest($3::text[]) AS u(prefix)
               CROSS JOIN LATERAL (
                 SELECT lexeme FROM rm_search_postings
@@ -81,13 +89,16 @@ export async function matchingPages(db: Queryable, spaceKeys: readonly number[],
              WHERE NOT x.lexeme = ANY($1::text[]) AND (SELECT all_held FROM held)
              GROUP BY x.lexeme) e
        JOIN rm_search_postings p ON p.lexeme = e.lexeme AND p.space_key = ANY($2::int[])`,
-    [[...lexemes], spaceKeys, [...prefixes], [...positional], [...needed]],
+    [[...lexemes], spaceKeys, [...prefixes], [...needed]],
   );
+  const stored = await storedLists(db, r.rows, positional, cache);
   const parts = new Map<string, StoredList[]>();
-  for (const row of r.rows) {
-    const list = parts.get(row.lexeme);
-    if (list) list.push(row);
-    else parts.set(row.lexeme, [row]);
+  for (const [i, row] of r.rows.entries()) {
+    const list = stored[i];
+    if (!list) continue;
+    const kept = parts.get(row.lexeme);
+    if (kept) kept.push(list);
+    else parts.set(row.lexeme, [list]);
   }
   const lists = new Map<string, Scores>();
   for (const [lexeme, list] of parts) lists.set(lexeme, decodeByKey(list));
@@ -97,6 +108,40 @@ export async function matchingPages(db: Queryable, spaceKeys: readonly number[],
     return list ? common(scores.keys, list.keys) : 0;
   });
   return { scores, holders };
+}
+
+/** A postings row's version (see PostingsCache): its table and the transaction that wrote it. */
+const VERSION_SQL = (row: string) => `${row}.tableoid::text || ':' || ${row}.xmin::text`;
+
+/**
+ * The lists of the rows (in their order; undefined for a row gone since its version was read):
+ * kept ones from the cache, the others read in one statement (with their positions for the
+ * lexemes of `positional`) and kept.
+ */
+async function storedLists(
+  db: Queryable,
+  rows: ReadonlyArray<{ lexeme: string; space_key: number; version: string }>,
+  positional: ReadonlySet<string>,
+  cache: PostingsCache,
+): Promise<Array<StoredList | undefined>> {
+  const out = rows.map((row) => cache.get(row.lexeme, row.space_key, row.version, positional.has(row.lexeme)));
+  const missing = rows.filter((_, i) => !out[i]);
+  if (missing.length === 0) return out;
+  const read = await db.query<{ lexeme: string; space_key: number; version: string; entries: Uint8Array; positions: Uint8Array | null }>(
+    `SELECT p.lexeme, p.space_key, ${VERSION_SQL('p')} AS version, p.entries, CASE WHEN x.positions THEN p.positions END AS positions
+       FROM unnest($1::text[], $2::int[], $3::boolean[]) AS x(lexeme, space_key, positions)
+       JOIN rm_search_postings p ON p.lexeme = x.lexeme AND p.space_key = x.space_key`,
+    [missing.map((m) => m.lexeme), missing.map((m) => m.space_key), missing.map((m) => positional.has(m.lexeme))],
+  );
+  // A row rewritten since its version was read is used as read now (and kept at that version).
+  const fresh = new Map<string, StoredList>();
+  for (const row of read.rows) {
+    const list = { entries: row.entries, positions: row.positions };
+    cache.set(row.lexeme, row.space_key, row.version, list);
+    fresh.set(`${row.space_key} ${row.lexeme}`, list);
+  }
+  for (const [i, row] of rows.entries()) out[i] ??= fresh.get(`${row.space_key} ${row.lexeme}`);
+  return out;
 }
 
 function collect(match: PageMatch, lexemes: Set<string>, prefixes: Set<string>, positional: Set<string>): void {
@@ -344,12 +389,6 @@ function common(a: Uint32Array, b: Uint32Array): number {
     else j++;
   }
   return n;
-}
-
-/** A lexeme's stored list in one space: its records, and its positions when read. */
-interface StoredList {
-  entries: Uint8Array;
-  positions: Uint8Array | null;
 }
 
 /**
