@@ -1,5 +1,5 @@
 import { decodePostings, encodePositions, encodePostings, pagePosition, patchPostings, readPositions } from './postings';
-import { evaluate, follow, PageMatch, Scores } from './page-candidates';
+import { evaluate, PageMatch, Scores } from './page-candidates';
 
 describe('postings', () => {
   it('round-trips page keys and impacts through 8-byte records, at any byte offset', () => {
@@ -81,10 +81,23 @@ describe('page matches over postings', () => {
   });
 
   it('follows a chain of positions, a repeated lexeme included; an unknown list matches', () => {
-    expect(follow([[1, 5], [2, 9], [3]])).toBe(true);
-    expect(follow([[1, 5], [6], [3]])).toBe(false);
-    expect(follow([[3, 4], [3, 4]])).toBe(true);
-    expect(follow([[1], []])).toBe(true);
+    // One page (key 1) whose lexemes a, b, c... hold the positions given.
+    const follows = (...chain: number[][]) => {
+      const names = chain.map((_, i) => String.fromCharCode(97 + i));
+      const onePage = (positions: number[]): Scores => {
+        const bytes = encodePositions([positions]);
+        return { ...list([[1, 0.5]]), positions: { rows: [bytes], row: new Uint32Array(1), offset: new Uint32Array(1) } };
+      };
+      return evaluate({ phrase: names }, new Map(chain.map((positions, i) => [names[i], onePage(positions)]))).keys.length === 1;
+    };
+    expect(follows([1, 5], [2, 9], [3])).toBe(true);
+    expect(follows([1, 5], [6], [3])).toBe(false);
+    expect(follows([1, 5], [2, 6], [7])).toBe(true);
+    expect(follows([1, 5], [2, 6], [4])).toBe(false);
+    expect(follows([1], [])).toBe(true);
+    const twice = new Map([['a', { ...list([[1, 0.5]]), positions: { rows: [encodePositions([[3, 4]])], row: new Uint32Array(1), offset: new Uint32Array(1) } }]]);
+    expect(evaluate({ phrase: ['a', 'a'] }, twice).keys.length).toBe(1);
+    expect(evaluate({ phrase: ['a', 'a', 'a'] }, twice).keys.length).toBe(0);
   });
 
   it('matches a prefix by the best of the lexemes it starts', () => {
