@@ -307,7 +307,7 @@ describe.each(KINDS)('search index and queries (%s)', (kind) => {
     expect((await found({ all: [{ any: [{ lexeme: 'qwxzvbnm' }, { lexeme: 'elasticsearch' }] }, { prefix: 'elasticsearc' }] })).total).toBe(alone.total);
   });
 
-  it('reads a space\'s list of a lexeme again only once the index has rewritten it (the postings cache)', async () => {
+  it('reads and decodes a space\'s list of a lexeme again only once the index has rewritten it (the postings cache)', async () => {
     await h.createSpace('cached');
     const files: Record<string, string> = {
       'README.md': '# Cached\n\nA narwhal swims here.\n',
@@ -331,6 +331,9 @@ describe.each(KINDS)('search index and queries (%s)', (kind) => {
       return { pages, read: [...read].sort() };
     };
     expect(await found({ lexeme: 'narwhal' })).toEqual({ pages: 1, read: ['narwhal'] });
+    const decoded = (await matchingPages(counting, [key], { lexeme: 'narwhal' }, [], cache)).scores;
+    // Kept decoded, too: the same lists, not decoded again.
+    expect((await matchingPages(counting, [key], { lexeme: 'narwhal' }, [], cache)).scores).toBe(decoded);
     expect(await found({ lexeme: 'narwhal' })).toEqual({ pages: 1, read: [] });
     // A phrase needs the positions, which the list was kept without.
     expect(await found({ phrase: ['narwhal', 'swim'] })).toEqual({ pages: 1, read: ['narwhal', 'swim'] });
@@ -338,6 +341,7 @@ describe.each(KINDS)('search index and queries (%s)', (kind) => {
     files['other.md'] = '# Other\n\nA second narwhal.\n';
     await h.publish('cached', files);
     expect(await found({ lexeme: 'narwhal' })).toEqual({ pages: 2, read: ['narwhal'] });
+    expect((await matchingPages(counting, [key], { lexeme: 'narwhal' }, [], cache)).scores).not.toBe(decoded);
     expect(await found({ phrase: ['narwhal', 'swim'] })).toEqual({ pages: 1, read: ['narwhal'] });
   });
 

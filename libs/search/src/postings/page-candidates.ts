@@ -91,17 +91,37 @@ export async function matchingPages(
        JOIN rm_search_postings p ON p.lexeme = e.lexeme AND p.space_key = ANY($2::int[])`,
     [[...lexemes], spaceKeys, [...prefixes], [...needed]],
   );
-  const stored = await storedLists(db, r.rows, positional, cache);
-  const parts = new Map<string, StoredList[]>();
-  for (const [i, row] of r.rows.entries()) {
-    const list = stored[i];
-    if (!list) continue;
-    const kept = parts.get(row.lexeme);
-    if (kept) kept.push(list);
-    else parts.set(row.lexeme, [list]);
+  // Each lexeme's lists decoded as one: kept as such while all of its rows are the ones decoded.
+  const rowsOf = new Map<string, Array<{ lexeme: string; space_key: number; version: string }>>();
+  for (const row of r.rows) {
+    const rows = rowsOf.get(row.lexeme);
+    if (rows) rows.push(row);
+    else rowsOf.set(row.lexeme, [row]);
   }
   const lists = new Map<string, Scores>();
-  for (const [lexeme, list] of parts) lists.set(lexeme, decodeByKey(list));
+  const unread = [];
+  for (const [lexeme, rows] of rowsOf) {
+    const kept = cache.scores(lexeme, rows.map((row) => `${row.space_key}@${row.version}`), positional.has(lexeme));
+    if (kept) lists.set(lexeme, kept);
+    else unread.push(...rows);
+  }
+  const stored = await storedLists(db, unread, positional, cache);
+  const parts = new Map<string, Array<{ list: StoredList; version: string } | undefined>>();
+  for (const [i, row] of unread.entries()) {
+    const kept = parts.get(row.lexeme);
+    if (kept) kept.push(stored[i]);
+    else parts.set(row.lexeme, [stored[i]]);
+  }
+  for (const [lexeme, read] of parts) {
+    const found = read.filter((x) => x !== undefined);
+    const scores = decodeByKey(found.map((x) => x.list));
+    lists.set(lexeme, scores);
+    // Rows gone or rewritten since their versions were read: used this once, not kept.
+    const rows = rowsOf.get(lexeme)!;
+    if (found.length === rows.length && found.every((x, i) => x.version === rows[i].version)) {
+      cache.keepScores(lexeme, rows.map((row) => `${row.space_key}@${row.version}`), positional.has(lexeme), scores);
+    }
+  }
   const scores = evaluate(match, lists);
   const holders = count.map((lexeme) => {
     const list = lists.get(lexeme);
@@ -114,17 +134,20 @@ export async function matchingPages(
 const VERSION_SQL = (row: string) => `${row}.tableoid::text || ':' || ${row}.xmin::text`;
 
 /**
- * The lists of the rows (in their order; undefined for a row gone since its version was read):
- * kept ones from the cache, the others read in one statement (with their positions for the
- * lexemes of `positional`) and kept.
+ * The lists of the rows (in their order; undefined for a row gone since its version was read),
+ * each with the version it was read at: kept ones from the cache, the others read in one
+ * statement (with their positions for the lexemes of `positional`) and kept.
  */
 async function storedLists(
   db: Queryable,
   rows: ReadonlyArray<{ lexeme: string; space_key: number; version: string }>,
   positional: ReadonlySet<string>,
   cache: PostingsCache,
-): Promise<Array<StoredList | undefined>> {
-  const out = rows.map((row) => cache.get(row.lexeme, row.space_key, row.version, positional.has(row.lexeme)));
+): Promise<Array<{ list: StoredList; version: string } | undefined>> {
+  const out = rows.map((row) => {
+    const list = cache.get(row.lexeme, row.space_key, row.version, positional.has(row.lexeme));
+    return list && { list, version: row.version };
+  });
   const missing = rows.filter((_, i) => !out[i]);
   if (missing.length === 0) return out;
   const read = await db.query<{ lexeme: string; space_key: number; version: string; entries: Uint8Array; positions: Uint8Array | null }>(
@@ -134,11 +157,10 @@ async function storedLists(
     [missing.map((m) => m.lexeme), missing.map((m) => m.space_key), missing.map((m) => positional.has(m.lexeme))],
   );
   // A row rewritten since its version was read is used as read now (and kept at that version).
-  const fresh = new Map<string, StoredList>();
+  const fresh = new Map<string, { list: StoredList; version: string }>();
   for (const row of read.rows) {
-    const list = { entries: row.entries, positions: row.positions };
-    cache.set(row.lexeme, row.space_key, row.version, list);
-    fresh.set(`${row.space_key} ${row.lexeme}`, list);
+    const list = cache.set(row.lexeme, row.space_key, row.version, { entries: row.entries, positions: row.positions });
+    fresh.set(`${row.space_key} ${row.lexeme}`, { list, version: row.version });
   }
   for (const [i, row] of rows.entries()) out[i] ??= fresh.get(`${row.space_key} ${row.lexeme}`);
   return out;
