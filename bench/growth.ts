@@ -28,7 +28,8 @@ import { BenchRequest, LoadFigures, measureLoad, percentile } from './support/sa
  * by figure, medians taken (p50 and p99 from every response's own time, to a fraction of a
  * millisecond: autocannon's histogram truncates a 2.9 ms p99 to 2); then space and org search,
  * one request at a time, a mix of queries (bench/search.ts's) BENCH_ITERATIONS (10) times after
- * a warm-up pass (BENCH_SEARCH=0: not; BENCH_READS=0: search only).
+ * a warm-up pass (BENCH_SEARCH=0: not; BENCH_READS=0: search only), with the API process's CPU time
+ * per search request (from /proc: what the host's load sways far less than latency).
  * Targets: page and site reads p99 within 20% of the 1-space p99; space search p99 < 30 ms; org
  * search p99 < 60 ms; peak RSS of the API process serving 100 spaces (VmHWM) < 1 GB.
  * BENCH_GROWTH_DATA=<dir> keeps the seeded installations for later runs (seededInstallation).
@@ -63,6 +64,8 @@ interface Latency {
   p50: number;
   p99: number;
   perQuery: Array<[string, number]>;
+  /** The API process's CPU time per request over the measured iterations, in ms (a figure the host's load sways far less than latency). */
+  apiCpuMs: number;
 }
 interface Searches {
   spaceSearch: Latency;
@@ -127,7 +130,7 @@ export async function run(): Promise<void> {
       if (SEARCH) {
         for (let round = 1; round <= ROUNDS; round++) {
           for (const s of served) {
-            s.searches.push(await searches(s.api.url, s.seeded));
+            s.searches.push(await searches(s.api, s.seeded));
             report(`search round ${round}: ${s.label}`, s.searches[s.searches.length - 1]);
           }
         }
@@ -157,6 +160,8 @@ export async function run(): Promise<void> {
         const b = medianSearches(many.searches);
         line('space search p99', b.spaceSearch.p99, 'ms', b.spaceSearch.p99 < 30, '< 30 ms');
         line('org search p99', b.orgSearch.p99, 'ms', b.orgSearch.p99 < 60, '< 60 ms');
+        line('  API CPU per space search', b.spaceSearch.apiCpuMs, 'ms', true, 'for comparison');
+        line('  API CPU per org search', b.orgSearch.apiCpuMs, 'ms', true, 'for comparison');
       }
       const peak = many.api.memory().peakRss;
       line(`peak RSS of the API process serving ${SPACES} spaces (VmHWM; sampled ${mb(many.peakRss).toFixed(0)})`, mb(peak), 'MB', mb(peak) < 1024, '< 1024 MB');
@@ -182,7 +187,12 @@ function medianLoad(rounds: LoadFigures[]): LoadFigures {
 
 function medianSearches(rounds: Searches[]): Searches {
   const med = (xs: number[]) => percentile(xs, 0.5);
-  const lat = (k: keyof Searches): Latency => ({ p50: med(rounds.map((r) => r[k].p50)), p99: med(rounds.map((r) => r[k].p99)), perQuery: rounds[0][k].perQuery });
+  const lat = (k: keyof Searches): Latency => ({
+    p50: med(rounds.map((r) => r[k].p50)),
+    p99: med(rounds.map((r) => r[k].p99)),
+    perQuery: rounds[0][k].perQuery,
+    apiCpuMs: med(rounds.map((r) => r[k].apiCpuMs)),
+  });
   return { spaceSearch: lat('spaceSearch'), orgSearch: lat('orgSearch') };
 }
 
@@ -299,17 +309,18 @@ async function sequential(url: string, token: string | undefined, requests: Benc
   return { p50: percentile(samples, 0.5), p99: percentile(samples, 0.99) };
 }
 
-async function searches(url: string, seeded: Seeded): Promise<Searches> {
+async function searches(api: ApiProcess, seeded: Seeded): Promise<Searches> {
   const { orgId, readerToken: token } = seeded;
   const { spaceId } = seeded.first;
   return {
-    spaceSearch: await latencies(url, token, (query) => `/v1/spaces/${spaceId}/search?query=${encodeURIComponent(query)}`),
-    orgSearch: await latencies(url, token, (query) => `/v1/orgs/${orgId}/search?query=${encodeURIComponent(query)}`),
+    spaceSearch: await latencies(api, token, (query) => `/v1/spaces/${spaceId}/search?query=${encodeURIComponent(query)}`),
+    orgSearch: await latencies(api, token, (query) => `/v1/orgs/${orgId}/search?query=${encodeURIComponent(query)}`),
   };
 }
 
 /** Sequential requests: each query once to warm up, then ITERATIONS rounds of the mix. */
-async function latencies(url: string, token: string, path: (query: string) => string): Promise<Latency> {
+async function latencies(api: ApiProcess, token: string, path: (query: string) => string): Promise<Latency> {
+  const { url } = api;
   const get = async (query: string) => {
     const t0 = performance.now();
     const res = await fetch(url + path(query), { headers: { authorization: `Bearer ${token}` } });
@@ -318,6 +329,7 @@ async function latencies(url: string, token: string, path: (query: string) => st
     return performance.now() - t0;
   };
   for (const query of SEARCHES) await get(query);
+  const cpu0 = api.cpuMs();
   const samples: number[] = [];
   const byQuery = new Map<string, number[]>();
   for (let i = 0; i < ITERATIONS; i++) {
@@ -327,7 +339,8 @@ async function latencies(url: string, token: string, path: (query: string) => st
       byQuery.set(query, [...(byQuery.get(query) ?? []), ms]);
     }
   }
-  return { p50: percentile(samples, 0.5), p99: percentile(samples, 0.99), perQuery: [...byQuery].map(([k, xs]) => [k, percentile(xs, 0.5)]) };
+  const apiCpuMs = (api.cpuMs() - cpu0) / samples.length;
+  return { apiCpuMs, p50: percentile(samples, 0.5), p99: percentile(samples, 0.99), perQuery: [...byQuery].map(([k, xs]) => [k, percentile(xs, 0.5)]) };
 }
 
 function report(label: string, f: Searches): void {
@@ -336,7 +349,7 @@ function report(label: string, f: Searches): void {
     ['space search', f.spaceSearch],
     ['org search', f.orgSearch],
   ] as const) {
-    process.stdout.write(`    ${name.padEnd(50)} p50 ${m.p50.toFixed(1)} ms  p99 ${m.p99.toFixed(1)} ms\n`);
+    process.stdout.write(`    ${name.padEnd(50)} p50 ${m.p50.toFixed(1)} ms  p99 ${m.p99.toFixed(1)} ms  API CPU ${m.apiCpuMs.toFixed(2)} ms/req\n`);
     process.stdout.write(`      median per query (ms): ${m.perQuery.map(([k, ms]) => `${JSON.stringify(k)} ${ms.toFixed(1)}`).join(', ')}\n`);
   }
 }
