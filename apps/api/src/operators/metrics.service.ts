@@ -14,6 +14,7 @@ import { withTimeout } from '@quire/platform/timeout';
 import { Projector } from '@quire/projections/projector';
 import { PROJECTOR, REDIS } from '@quire/infrastructure/tokens';
 import { RedisAvailability } from './queue-availability';
+import { RequestDurationHistogram } from './request-duration-histogram';
 
 const JOB_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'waiting-children', 'failed', 'completed'] as const;
 /** Projections further behind than this are reported at the cap (reading more to count is waste). */
@@ -28,7 +29,7 @@ const SCRAPE_TIMEOUT_MS = 1500;
 @Injectable()
 export class MetricsService implements OnModuleInit, OnModuleDestroy {
   readonly registry = new Registry();
-  private readonly http: Histogram<'method' | 'route' | 'status'>;
+  private readonly http: RequestDurationHistogram;
   private readonly jobDuration: Histogram<'queue' | 'outcome'>;
   private readonly queueEvents: QueueEvents[] = [];
   private readonly eventConnections: Redis[] = [];
@@ -44,13 +45,10 @@ export class MetricsService implements OnModuleInit, OnModuleDestroy {
     @Optional() private readonly availability?: RedisAvailability,
   ) {
     collectDefaultMetrics({ register: this.registry, prefix: 'quire_' });
-    this.http = new Histogram({
-      name: 'quire_http_request_duration_seconds',
-      help: 'HTTP request latency, by method, route pattern and status',
-      labelNames: ['method', 'route', 'status'],
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-      registers: [this.registry],
-    });
+    this.http = new RequestDurationHistogram('quire_http_request_duration_seconds', 'HTTP request latency, by method, route pattern and status', [
+      0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30,
+    ]);
+    this.registry.registerMetric(this.http.asMetric());
     this.jobDuration = new Histogram({
       name: 'quire_job_duration_seconds',
       help: 'Time from a job starting to its completion or final failure, by queue',
@@ -117,7 +115,7 @@ export class MetricsService implements OnModuleInit, OnModuleDestroy {
     const fastify = this.adapterHost.httpAdapter?.getInstance<FastifyInstance>();
     // Labelled by the route pattern, never the raw URL, so series stay few.
     fastify?.addHook('onResponse', (request, reply, done) => {
-      this.http.observe({ method: request.method, route: request.routeOptions?.url ?? 'unmatched', status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+      this.http.observe(request.method, request.routeOptions?.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
       done();
     });
     if (this.jobs && this.redis) for (const queue of this.jobs.all()) this.followJobs(queue.name);
