@@ -103,19 +103,24 @@ export class ContentReader {
   }
 
   /** A page of the space's live revision: access and the live revision are the only reads per request. */
-  async livePage(ctx: ContentPresenterContext, caller: Caller, by: PageKey, options: PageOptions): Promise<ConditionalRead<SerializedJson>> {
-    const { space } = await this.access.spaceAccess(caller, ctx.spaceId, 'read');
-    return this.pageRead(ctx, space.revision, by, options);
+  livePage(ctx: ContentPresenterContext, caller: Caller, by: PageKey, options: PageOptions): ConditionalRead<SerializedJson> | Promise<ConditionalRead<SerializedJson>> {
+    const access = this.access.spaceAccess(caller, ctx.spaceId, 'read');
+    // Warm (access and the page kept): answered without a promise, as pageRead.
+    return access instanceof Promise ? access.then(({ space }) => this.pageRead(ctx, space.revision, by, options)) : this.pageRead(ctx, access.space.revision, by, options);
   }
 
   /**
    * A page of any revision of the space the caller names (`part: 'document'`: its document
    * alone); a revision the space does not have is a 404 before any page is looked up.
    */
-  async revisionPage(ctx: ContentPresenterContext, caller: Caller, revisionId: string, by: PageKey, options: PageOptions, part: PagePart = 'page'): Promise<ConditionalRead<SerializedJson>> {
-    await this.access.spaceAccess(caller, ctx.spaceId, 'read');
-    parseInput(entityId, revisionId, 'revisionId');
-    return this.pageRead(ctx, revisionId, by, options, 'caller', part);
+  revisionPage(ctx: ContentPresenterContext, caller: Caller, revisionId: string, by: PageKey, options: PageOptions, part: PagePart = 'page'): ConditionalRead<SerializedJson> | Promise<ConditionalRead<SerializedJson>> {
+    const access = this.access.spaceAccess(caller, ctx.spaceId, 'read');
+    const read = () => {
+      parseInput(entityId, revisionId, 'revisionId');
+      return this.pageRead(ctx, revisionId, by, options, 'caller', part);
+    };
+    // Warm (access and the page kept): answered without a promise, as pageRead.
+    return access instanceof Promise ? access.then(read) : read();
   }
 
   /** A page of a revision a read model names, presented, for a caller whose access is already settled (published URLs). */

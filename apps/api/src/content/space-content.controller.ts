@@ -56,11 +56,12 @@ export class SpaceContentController {
     await sendFile(reply, this.store, spaceId, file);
   }
 
-  /** The hot page reads take their request as one ReadContext (see there). */
+  /** The hot page reads take their request as one ReadContext (see there), and answer a warm read without a promise. */
   @Get('page/:pageId')
-  async pageById(@Read() { params: { spaceId, pageId }, query, caller, answer }: ReadContext<'spaceId' | 'pageId'>) {
+  pageById(@Read() { params: { spaceId, pageId }, query, caller, answer }: ReadContext<'spaceId' | 'pageId'>) {
     const q = parseInput(pageByIdQuery, query, 'query');
-    return answer(await this.reader.livePage({ config: this.config, spaceId, metadata: q.metadata }, caller, { id: pageId }, q));
+    const read = this.reader.livePage({ config: this.config, spaceId, metadata: q.metadata }, caller, { id: pageId }, q);
+    return read instanceof Promise ? read.then(answer) : answer(read);
   }
 
   /**
@@ -68,8 +69,9 @@ export class SpaceContentController {
    * already percent-decoded it: decoding again would misread a path with `%` in it.
    */
   @Get('path/*')
-  async pageByPath(@Read() { params: { spaceId, '*': pagePath }, query, caller, answer }: ReadContext<'spaceId' | '*'>) {
+  pageByPath(@Read() { params: { spaceId, '*': pagePath }, query, caller, answer }: ReadContext<'spaceId' | '*'>) {
     const q = parseInput(pageByPathQuery, query, 'query');
-    return answer(await this.reader.livePage({ config: this.config, spaceId, metadata: q.metadata }, caller, { path: pagePath }, q));
+    const read = this.reader.livePage({ config: this.config, spaceId, metadata: q.metadata }, caller, { path: pagePath }, q);
+    return read instanceof Promise ? read.then(answer) : answer(read);
   }
 }

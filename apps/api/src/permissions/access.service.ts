@@ -6,6 +6,12 @@ import { ALL_TAGS, idsNamedBy, ReadCache, ReadCacheFollower } from '@quire/proje
 import { Caller } from '../http/auth';
 import { entityId, parseInput } from '../http/validation';
 
+/** A space and the caller's role on it. */
+export interface SpaceAccess {
+  space: SpaceAccessRow;
+  role: Role;
+}
+
 /**
  * The one place that answers "may this caller do this?" for organizations, collections and
  * spaces (docs/permissions.md has the table). Every check reads the resource and the caller's
@@ -53,16 +59,22 @@ export class AccessService {
   /**
    * The space and the caller's role on it. Deleted spaces are invisible unless `deleted: true`
    * (delete and restore act on them); `sharedWith` grants read to a caller without a role.
+   * Answered without a promise when the row is kept (it may then throw at once): callers await it.
    */
-  async spaceAccess(
+  spaceAccess(
     caller: Caller,
     spaceId: string,
     needed: Role = 'read',
     opts: { deleted?: boolean; sharedWith?: (space: SpaceAccessRow) => boolean } = {},
-  ): Promise<{ space: SpaceAccessRow; role: Role }> {
+  ): SpaceAccess | Promise<SpaceAccess> {
     parseInput(entityId, spaceId, 'spaceId');
     if (caller.site) return this.publishedSpaceAccess(caller, spaceId, needed);
-    const space = await this.spaceWithFacts(spaceId, caller.user.id);
+    const space = this.spaceWithFacts(spaceId, caller.user.id);
+    // Warm (the row kept), answered without a promise: every read of a space's content starts here.
+    return space instanceof Promise ? space.then((row) => this.spaceRole(caller, row, needed, opts)) : this.spaceRole(caller, space, needed, opts);
+  }
+
+  private spaceRole(caller: Caller, space: SpaceAccessRow | undefined, needed: Role, opts: { deleted?: boolean; sharedWith?: (space: SpaceAccessRow) => boolean }): SpaceAccess {
     // A share link (opts.sharedWith: the request holds the space's share key) lets anyone read.
     const role = space ? (this.roleOf(caller, space) ?? (opts.sharedWith?.(space) ? 'read' : null)) : null;
     if (!space || !role || (space.deleted_at && !opts.deleted)) throw notFound('Space not found');
@@ -135,12 +147,10 @@ export class AccessService {
    * A site token reads a space while its site publishes it (AuthGuard narrowed `spaces` to
    * those): read-only, and a space outside its site does not exist for it.
    */
-  private async publishedSpaceAccess(caller: Caller, spaceId: string, needed: Role): Promise<{ space: SpaceAccessRow; role: Role }> {
+  private publishedSpaceAccess(caller: Caller, spaceId: string, needed: Role): SpaceAccess | Promise<SpaceAccess> {
     if (!caller.site!.spaces.includes(spaceId)) throw notFound('Space not found');
-    const space = await this.spaceWithFacts(spaceId, caller.user.id);
-    if (!space || space.deleted_at) throw notFound('Space not found');
-    if (!roleAtLeast('read', needed)) throw siteTokenRefused();
-    return { space, role: 'read' };
+    const space = this.spaceWithFacts(spaceId, caller.user.id);
+    return space instanceof Promise ? space.then((row) => publishedRead(row, needed)) : publishedRead(space, needed);
   }
 
   /**
@@ -156,6 +166,12 @@ export class AccessService {
       grants: [isRole(facts.granted_role) ? facts.granted_role : null],
     });
   }
+}
+
+function publishedRead(space: SpaceAccessRow | undefined, needed: Role): SpaceAccess {
+  if (!space || space.deleted_at) throw notFound('Space not found');
+  if (!roleAtLeast('read', needed)) throw siteTokenRefused();
+  return { space, role: 'read' };
 }
 
 function siteTokenRefused(): DomainError {

@@ -79,19 +79,21 @@ export class RevisionContentController {
     await sendFile(reply, this.store, spaceId, file);
   }
 
-  /** The hot page reads take their request as one ReadContext (see there). */
+  /** The hot page reads take their request as one ReadContext (see there), and answer a warm read without a promise. */
   @Get('revisions/:revisionId/page/:pageId')
-  async pageById(@Read() { params: { spaceId, revisionId, pageId }, query, caller, answer }: ReadContext<'spaceId' | 'revisionId' | 'pageId'>) {
+  pageById(@Read() { params: { spaceId, revisionId, pageId }, query, caller, answer }: ReadContext<'spaceId' | 'revisionId' | 'pageId'>) {
     const q = parseInput(pageByIdQuery, query, 'query');
-    return answer(await this.reader.revisionPage({ config: this.config, spaceId, metadata: q.metadata }, caller, revisionId, { id: pageId }, q));
+    const read = this.reader.revisionPage({ config: this.config, spaceId, metadata: q.metadata }, caller, revisionId, { id: pageId }, q);
+    return read instanceof Promise ? read.then(answer) : answer(read);
   }
 
   /** The page's document alone (GitBook's getPageDocumentInRevisionById); a group or link has none. */
   @Get('revisions/:revisionId/page/:pageId/document')
-  async pageDocument(@Read() { params: { spaceId, revisionId, pageId }, query, caller, answer }: ReadContext<'spaceId' | 'revisionId' | 'pageId'>) {
+  pageDocument(@Read() { params: { spaceId, revisionId, pageId }, query, caller, answer }: ReadContext<'spaceId' | 'revisionId' | 'pageId'>) {
     const q = parseInput(documentQuery, query, 'query');
     const options = { ...defaultPageOptions, ...q, format: 'document' as const, metadata: false };
-    return answer(await this.reader.revisionPage({ config: this.config, spaceId, metadata: false }, caller, revisionId, { id: pageId }, options, 'document'));
+    const read = this.reader.revisionPage({ config: this.config, spaceId, metadata: false }, caller, revisionId, { id: pageId }, options, 'document');
+    return read instanceof Promise ? read.then(answer) : answer(read);
   }
 
   /**
@@ -107,9 +109,10 @@ export class RevisionContentController {
 
   /** `pagePath` may contain slashes: the official client does not encode them. Fastify has already decoded it (see SpaceContentController). */
   @Get('revisions/:revisionId/path/*')
-  async pageByPath(@Read() { params: { spaceId, revisionId, '*': pagePath }, query, caller, answer }: ReadContext<'spaceId' | 'revisionId' | '*'>) {
+  pageByPath(@Read() { params: { spaceId, revisionId, '*': pagePath }, query, caller, answer }: ReadContext<'spaceId' | 'revisionId' | '*'>) {
     const q = parseInput(pageByPathQuery, query, 'query');
-    return answer(await this.reader.revisionPage({ config: this.config, spaceId, metadata: q.metadata }, caller, revisionId, { path: pagePath }, q));
+    const read = this.reader.revisionPage({ config: this.config, spaceId, metadata: q.metadata }, caller, revisionId, { path: pagePath }, q);
+    return read instanceof Promise ? read.then(answer) : answer(read);
   }
 
   /** Quire has no reusable contents (`{% include %}` files are pages' markdown): none is ever found, in GitBook's 404 body. */
