@@ -14,6 +14,7 @@ import { entityId, parseInput } from '../http/validation';
 import { AccessService } from '../permissions/access.service';
 import { ChangeRequestQueries } from '@quire/read-models/change-requests/change-requests.queries';
 import { presentChangeRequest } from '../change-requests/change-requests.presenter';
+import { MaybePromise, thenMaybe } from '@quire/platform/maybe-promise';
 
 /**
  * How long a read waits for the content read model to hold a revision that another read model
@@ -103,24 +104,21 @@ export class ContentReader {
   }
 
   /** A page of the space's live revision: access and the live revision are the only reads per request. */
-  livePage(ctx: ContentPresenterContext, caller: Caller, by: PageKey, options: PageOptions): ConditionalRead<SerializedJson> | Promise<ConditionalRead<SerializedJson>> {
-    const access = this.access.spaceAccess(caller, ctx.spaceId, 'read');
+  livePage(ctx: ContentPresenterContext, caller: Caller, by: PageKey, options: PageOptions): MaybePromise<ConditionalRead<SerializedJson>> {
     // Warm (access and the page kept): answered without a promise, as pageRead.
-    return access instanceof Promise ? access.then(({ space }) => this.pageRead(ctx, space.revision, by, options)) : this.pageRead(ctx, access.space.revision, by, options);
+    return thenMaybe(this.access.spaceAccess(caller, ctx.spaceId, 'read'), ({ space }) => this.pageRead(ctx, space.revision, by, options));
   }
 
   /**
    * A page of any revision of the space the caller names (`part: 'document'`: its document
    * alone); a revision the space does not have is a 404 before any page is looked up.
    */
-  revisionPage(ctx: ContentPresenterContext, caller: Caller, revisionId: string, by: PageKey, options: PageOptions, part: PagePart = 'page'): ConditionalRead<SerializedJson> | Promise<ConditionalRead<SerializedJson>> {
-    const access = this.access.spaceAccess(caller, ctx.spaceId, 'read');
-    const read = () => {
+  revisionPage(ctx: ContentPresenterContext, caller: Caller, revisionId: string, by: PageKey, options: PageOptions, part: PagePart = 'page'): MaybePromise<ConditionalRead<SerializedJson>> {
+    // Warm (access and the page kept): answered without a promise, as pageRead.
+    return thenMaybe(this.access.spaceAccess(caller, ctx.spaceId, 'read'), () => {
       parseInput(entityId, revisionId, 'revisionId');
       return this.pageRead(ctx, revisionId, by, options, 'caller', part);
-    };
-    // Warm (access and the page kept): answered without a promise, as pageRead.
-    return access instanceof Promise ? access.then(read) : read();
+    });
   }
 
   /** A page of a revision a read model names, presented, for a caller whose access is already settled (published URLs). */
@@ -135,7 +133,7 @@ export class ContentReader {
    * revision, page, part and options, and kept as bytes in the RevisionCache: a warm read is a
    * cache lookup.
    */
-  pageRead(ctx: ContentPresenterContext, revisionId: string, by: PageKey, options: PageOptions, from: RevisionSource = 'read-model', part: PagePart = 'page'): ConditionalRead<SerializedJson> | Promise<ConditionalRead<SerializedJson>> {
+  pageRead(ctx: ContentPresenterContext, revisionId: string, by: PageKey, options: PageOptions, from: RevisionSource = 'read-model', part: PagePart = 'page'): MaybePromise<ConditionalRead<SerializedJson>> {
     const path = pagePath(by);
     // The page's path or id, free text from the URL, comes last: every part before it has a fixed
     // count and holds no separator, so no two reads share a key.

@@ -12,6 +12,7 @@ import { AccessService } from '../permissions/access.service';
 import { filesQuery, pageByIdQuery, pageByPathQuery, revisionQuery } from './content-options';
 import { ContentReader } from './content-reader';
 import { sendFile } from './send-file';
+import { thenMaybe } from '@quire/platform/maybe-promise';
 
 /** The space's live content: its current revision, files and pages (by id or by path). */
 @Controller('v1/spaces/:spaceId/content')
@@ -60,8 +61,7 @@ export class SpaceContentController {
   @Get('page/:pageId')
   pageById(@Read() { params: { spaceId, pageId }, query, caller, answer }: ReadContext<'spaceId' | 'pageId'>) {
     const q = parseInput(pageByIdQuery, query, 'query');
-    const read = this.reader.livePage({ config: this.config, spaceId, metadata: q.metadata }, caller, { id: pageId }, q);
-    return read instanceof Promise ? read.then(answer) : answer(read);
+    return thenMaybe(this.reader.livePage({ config: this.config, spaceId, metadata: q.metadata }, caller, { id: pageId }, q), answer);
   }
 
   /**
@@ -71,7 +71,6 @@ export class SpaceContentController {
   @Get('path/*')
   pageByPath(@Read() { params: { spaceId, '*': pagePath }, query, caller, answer }: ReadContext<'spaceId' | '*'>) {
     const q = parseInput(pageByPathQuery, query, 'query');
-    const read = this.reader.livePage({ config: this.config, spaceId, metadata: q.metadata }, caller, { path: pagePath }, q);
-    return read instanceof Promise ? read.then(answer) : answer(read);
+    return thenMaybe(this.reader.livePage({ config: this.config, spaceId, metadata: q.metadata }, caller, { path: pagePath }, q), answer);
   }
 }

@@ -7,6 +7,7 @@ import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
 import { ReadCache, ReadCacheFollower } from '@quire/projections/read-cache';
 import { looksLikeJwt, SiteTokenClaims } from '../sites/site-tokens/site-tokens';
 import { SiteVisitors } from '../sites/site-tokens/site-visitors';
+import { MaybePromise, thenMaybe } from '@quire/platform/maybe-promise';
 
 export const INSTANCE_ADMIN_ID = 'instance-admin';
 
@@ -52,7 +53,7 @@ export class AuthGuard implements CanActivate {
    * Synchronous for a caller already cached (Nest awaits only a guard that answers a promise):
    * every authenticated request passes here, and most are by a token seen before.
    */
-  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+  canActivate(context: ExecutionContext): MaybePromise<boolean> {
     if (this.isPublic(context)) return true;
     const request = context.switchToHttp().getRequest();
     const header: string | undefined = request.headers.authorization;
@@ -60,10 +61,7 @@ export class AuthGuard implements CanActivate {
     if (!match) throw new DomainError('unauthorized', 'Authentication required: send Authorization: Bearer <token>');
     const token = match[1];
     if (looksLikeJwt(token)) {
-      const visitor = this.siteVisitors.caller(token, request);
-      if (visitor instanceof Promise) return visitor.then((caller) => (request.caller = caller) !== undefined);
-      request.caller = visitor;
-      return true;
+      return thenMaybe(this.siteVisitors.caller(token, request), (caller) => (request.caller = caller) !== undefined);
     }
     const known = this.callers.cached(token);
     if (known) {

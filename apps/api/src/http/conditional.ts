@@ -1,6 +1,7 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import { createHash } from 'crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { thenMaybe } from '@quire/platform/maybe-promise';
 
 /**
  * A read whose representation its entity tag fixes: the tag is known once access is checked and
@@ -73,7 +74,6 @@ export function answerConditional(req: FastifyRequest, reply: FastifyReply): Ans
       void validators(read.etag).status(304);
       return undefined;
     }
-    const body = read.body();
-    return body instanceof Promise ? body.then((b) => send(read.etag, b)) : send(read.etag, body);
+    return thenMaybe(read.body(), (body) => send(read.etag, body));
   };
 }

@@ -5,6 +5,7 @@ import { AccessFactsRow, AccessQueries, CollectionAccessRow, SpaceAccessRow } fr
 import { ALL_TAGS, idsNamedBy, ReadCache, ReadCacheFollower } from '@quire/projections/read-cache';
 import { Caller } from '../http/auth';
 import { entityId, parseInput } from '../http/validation';
+import { MaybePromise, thenMaybe } from '@quire/platform/maybe-promise';
 
 /** A space and the caller's role on it. */
 export interface SpaceAccess {
@@ -48,7 +49,7 @@ export class AccessService {
   }
 
   /** The space with the user's access facts; a warm read (kept in the cache) makes no promise. */
-  private spaceWithFacts(spaceId: string, userId: string): SpaceAccessRow | Promise<SpaceAccessRow | undefined> {
+  private spaceWithFacts(spaceId: string, userId: string): MaybePromise<SpaceAccessRow | undefined> {
     const key = `${spaceId} ${userId}`;
     return this.spaces.cached(key) ?? this.spaces.get(key, async () => {
       const space = await this.access.space(spaceId, userId);
@@ -66,12 +67,11 @@ export class AccessService {
     spaceId: string,
     needed: Role = 'read',
     opts: { deleted?: boolean; sharedWith?: (space: SpaceAccessRow) => boolean } = {},
-  ): SpaceAccess | Promise<SpaceAccess> {
+  ): MaybePromise<SpaceAccess> {
     parseInput(entityId, spaceId, 'spaceId');
     if (caller.site) return this.publishedSpaceAccess(caller, spaceId, needed);
-    const space = this.spaceWithFacts(spaceId, caller.user.id);
     // Warm (the row kept), answered without a promise: every read of a space's content starts here.
-    return space instanceof Promise ? space.then((row) => this.spaceRole(caller, row, needed, opts)) : this.spaceRole(caller, space, needed, opts);
+    return thenMaybe(this.spaceWithFacts(spaceId, caller.user.id), (space) => this.spaceRole(caller, space, needed, opts));
   }
 
   private spaceRole(caller: Caller, space: SpaceAccessRow | undefined, needed: Role, opts: { deleted?: boolean; sharedWith?: (space: SpaceAccessRow) => boolean }): SpaceAccess {
@@ -147,10 +147,9 @@ export class AccessService {
    * A site token reads a space while its site publishes it (AuthGuard narrowed `spaces` to
    * those): read-only, and a space outside its site does not exist for it.
    */
-  private publishedSpaceAccess(caller: Caller, spaceId: string, needed: Role): SpaceAccess | Promise<SpaceAccess> {
+  private publishedSpaceAccess(caller: Caller, spaceId: string, needed: Role): MaybePromise<SpaceAccess> {
     if (!caller.site!.spaces.includes(spaceId)) throw notFound('Space not found');
-    const space = this.spaceWithFacts(spaceId, caller.user.id);
-    return space instanceof Promise ? space.then((row) => publishedRead(row, needed)) : publishedRead(space, needed);
+    return thenMaybe(this.spaceWithFacts(spaceId, caller.user.id), (space) => publishedRead(space, needed));
   }
 
   /**

@@ -12,6 +12,7 @@ import { AccessService } from '../permissions/access.service';
 import { defaultPageOptions, documentByIdQuery, documentQuery, filesQuery, pageByIdQuery, pageByPathQuery, revisionQuery } from '../content/content-options';
 import { ContentReader } from '../content/content-reader';
 import { sendFile } from '../content/send-file';
+import { thenMaybe } from '@quire/platform/maybe-promise';
 
 /**
  * GitBook's reads of any revision of a space (a past live revision, a change request's head, a
@@ -83,8 +84,7 @@ export class RevisionContentController {
   @Get('revisions/:revisionId/page/:pageId')
   pageById(@Read() { params: { spaceId, revisionId, pageId }, query, caller, answer }: ReadContext<'spaceId' | 'revisionId' | 'pageId'>) {
     const q = parseInput(pageByIdQuery, query, 'query');
-    const read = this.reader.revisionPage({ config: this.config, spaceId, metadata: q.metadata }, caller, revisionId, { id: pageId }, q);
-    return read instanceof Promise ? read.then(answer) : answer(read);
+    return thenMaybe(this.reader.revisionPage({ config: this.config, spaceId, metadata: q.metadata }, caller, revisionId, { id: pageId }, q), answer);
   }
 
   /** The page's document alone (GitBook's getPageDocumentInRevisionById); a group or link has none. */
@@ -92,8 +92,7 @@ export class RevisionContentController {
   pageDocument(@Read() { params: { spaceId, revisionId, pageId }, query, caller, answer }: ReadContext<'spaceId' | 'revisionId' | 'pageId'>) {
     const q = parseInput(documentQuery, query, 'query');
     const options = { ...defaultPageOptions, ...q, format: 'document' as const, metadata: false };
-    const read = this.reader.revisionPage({ config: this.config, spaceId, metadata: false }, caller, revisionId, { id: pageId }, options, 'document');
-    return read instanceof Promise ? read.then(answer) : answer(read);
+    return thenMaybe(this.reader.revisionPage({ config: this.config, spaceId, metadata: false }, caller, revisionId, { id: pageId }, options, 'document'), answer);
   }
 
   /**
@@ -111,8 +110,7 @@ export class RevisionContentController {
   @Get('revisions/:revisionId/path/*')
   pageByPath(@Read() { params: { spaceId, revisionId, '*': pagePath }, query, caller, answer }: ReadContext<'spaceId' | 'revisionId' | '*'>) {
     const q = parseInput(pageByPathQuery, query, 'query');
-    const read = this.reader.revisionPage({ config: this.config, spaceId, metadata: q.metadata }, caller, revisionId, { path: pagePath }, q);
-    return read instanceof Promise ? read.then(answer) : answer(read);
+    return thenMaybe(this.reader.revisionPage({ config: this.config, spaceId, metadata: q.metadata }, caller, revisionId, { path: pagePath }, q), answer);
   }
 
   /** Quire has no reusable contents (`{% include %}` files are pages' markdown): none is ever found, in GitBook's 404 body. */

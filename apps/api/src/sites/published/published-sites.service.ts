@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { notFound } from '@quire/domain';
 import { QUIRE_CONFIG, QuireConfig } from '@quire/platform/config/config';
+import { MaybePromise } from '@quire/platform/maybe-promise';
 import { ReadCache, ReadCacheFollower } from '@quire/projections/read-cache';
 import { PublishedSiteKey, PublishedSiteSpaceRow, PublishedSiteState, SiteQueries, SiteRow } from '@quire/read-models/sites/sites.queries';
 import { SHARE_PARAM } from '../../spaces/share-links';
@@ -93,7 +94,7 @@ export class PublishedSites {
    * (verified claims are kept per token, a state is replaced, never changed, when an event evicts
    * it), so it is computed once per claims and state: a renderer's reads do not rebuild it.
    */
-  spacesForToken(claims: SiteTokenClaims): readonly string[] | Promise<readonly string[]> {
+  spacesForToken(claims: SiteTokenClaims): MaybePromise<readonly string[]> {
     // Warm (the site's state kept), no promise: GitBook's renderer makes every page read with a site token.
     const kept = this.states.cached(siteStateKey({ siteId: claims.site }));
     if (kept) return this.tokenSpacesIn(inOrganization(kept, claims.organization), claims);

@@ -5,6 +5,7 @@ import type { Caller } from '../../http/auth';
 import { PublishedSites } from '../published/published-sites.service';
 import { siteTokenMayCall } from './site-token-routes';
 import { SiteTokenClaims, SiteTokens } from './site-tokens';
+import { MaybePromise, thenMaybe } from '@quire/platform/maybe-promise';
 
 /** What of the request decides whether a site token may make it. */
 export interface SiteTokenRequest {
@@ -31,19 +32,17 @@ export class SiteVisitors {
    * Synchronous for a token verified already whose site's state is kept (AuthGuard then answers
    * Nest without a promise): a renderer makes all its reads with one token.
    */
-  caller(token: string, request: SiteTokenRequest): Caller | Promise<Caller> {
+  caller(token: string, request: SiteTokenRequest): MaybePromise<Caller> {
     const claims = this.tokens.verified(token);
     if (!claims) return this.tokens.verify(token).then((verified) => this.callerFor(verified, request));
     return this.callerFor(claims, request);
   }
 
-  private callerFor(claims: SiteTokenClaims, request: SiteTokenRequest): Caller | Promise<Caller> {
+  private callerFor(claims: SiteTokenClaims, request: SiteTokenRequest): MaybePromise<Caller> {
     if (!siteTokenMayCall(request.method, request.routeOptions?.url)) {
       throw new DomainError('forbidden', "A site token only reads its site's published content");
     }
-    const spaces = this.published.spacesForToken(claims);
-    if (spaces instanceof Promise) return spaces.then((shown) => this.visitor(claims, shown, request));
-    return this.visitor(claims, spaces, request);
+    return thenMaybe(this.published.spacesForToken(claims), (spaces) => this.visitor(claims, spaces, request));
   }
 
   private visitor(claims: SiteTokenClaims, spaces: readonly string[], request: SiteTokenRequest): Caller {
