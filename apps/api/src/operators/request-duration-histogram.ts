@@ -54,7 +54,11 @@ export class RequestDurationHistogram {
     s.count++;
   }
 
-  /** The values in prom-client's shape, series in the order they were first seen (as its Histogram). */
+  /**
+   * The values in prom-client's shape, series grouped by route, then method, each group in the order
+   * first seen (prom-client's Histogram lists them in the order first seen alone; Prometheus reads
+   * series in any order, and the spec's observations come out the same either way).
+   */
   async get(): Promise<{ name: string; help: string; type: 'histogram'; aggregator: 'sum'; values: Value[] }> {
     const values: Value[] = [];
     for (const byMethod of this.series.values()) {
