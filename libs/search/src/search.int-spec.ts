@@ -397,6 +397,36 @@ describe.each(KINDS)('search index and queries (%s)', (kind) => {
     expect(statements.filter((s) => s.includes('FROM rm_search_postings WHERE lexeme = ANY')).length).toBe(1);
   });
 
+  it('analyzes a large import: row counts of every table, column statistics only where queries filter or join', async () => {
+    // Autovacuum would analyze these tables whole on its own schedule: kept out of the picture.
+    for (const table of ['rm_search_sections', 'rm_search_postings', 'rm_search_pages', 'rm_search_texts']) {
+      await h.db.query(`ALTER TABLE ${table} SET (autovacuum_enabled = false)`);
+    }
+    const files: Record<string, string> = { 'README.md': '# Large\n\nAn index of pages.\n' };
+    const summary = ['# Summary', '', '* [Large](README.md)'];
+    for (let i = 0; i < 520; i++) {
+      files[`l${i}.md`] = `# Large page ${i}\n\nA capybara rests.\n`;
+      summary.push(`* [Large page ${i}](l${i}.md)`);
+    }
+    files['SUMMARY.md'] = summary.join('\n') + '\n';
+    await h.createSpace('large');
+    await h.publish('large', files);
+    const counted = await h.db.query<{ table: string; rows: number }>(
+      `SELECT relname AS table, reltuples::float8 AS rows FROM pg_class
+        WHERE relname IN ('rm_search_sections', 'rm_search_postings', 'rm_search_pages', 'rm_search_texts') ORDER BY relname`,
+    );
+    for (const { rows } of counted.rows) expect(rows).toBeGreaterThanOrEqual(520);
+    const columns = await h.db.query<{ table: string; column: string }>(
+      `SELECT tablename AS table, attname AS column FROM pg_stats
+        WHERE tablename IN ('rm_search_sections', 'rm_search_postings', 'rm_search_pages', 'rm_search_texts') ORDER BY 1, 2`,
+    );
+    const analyzed = (table: string) => columns.rows.filter((r) => r.table === table).map((r) => r.column);
+    expect(analyzed('rm_search_sections')).toEqual(['ord', 'page_id', 'space_id', 'tsv']);
+    expect(analyzed('rm_search_postings')).toEqual(expect.arrayContaining(['lexeme', 'space_key']));
+    expect(analyzed('rm_search_pages')).toEqual(['key', 'page_id', 'space_id']);
+    expect(analyzed('rm_search_texts')).toEqual(['ord', 'page_id', 'space_id']);
+  });
+
   it('stems with the space language and re-indexes when it changes', async () => {
     const hasLexeme = async (spaceId: string, lexeme: string) =>
       (await h.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM rm_search_sections WHERE space_id = $1 AND tsv @@ $2::tsquery`, [spaceId, `'${lexeme}'`])).rows[0].n > 0;
