@@ -24,6 +24,19 @@ function firstInline(node: DocumentBlock): DocumentInline {
 }
 
 describe('markdownToDocument', () => {
+  it('with keys: false, gives the same document with every key left empty', () => {
+    const markdown = '# Title\n\nIntro with **bold** and a [link](https://example.com).\n\n## Setup\n\n- one\n- two\n\n{% hint style="info" %}\nA hint.\n{% endhint %}\n';
+    const keyed = markdownToDocument(markdown);
+    const bare = markdownToDocument(markdown, { keys: false });
+    const keys = (doc: JSONDocument) => [...JSON.stringify(doc).matchAll(/"key":"([^"]*)"/g)].map((m) => m[1]);
+    expect(keys(keyed.document).length).toBeGreaterThan(5);
+    expect(keys(keyed.document).every((k) => k.length === 6)).toBe(true);
+    expect(keys(bare.document)).toEqual(keys(keyed.document).map(() => ''));
+    const blanked = JSON.parse(JSON.stringify(keyed.document, (name, value) => (name === 'key' ? '' : value)));
+    expect(bare.document).toEqual(blanked);
+    expect({ ...bare, document: undefined }).toEqual({ ...keyed, document: undefined });
+  });
+
   describe('page metadata', () => {
     it('returns front matter, the leading H1 as title (kept out of the document) and the description', () => {
       const parsed = markdownToDocument('---\ndescription: About it\nicon: book\nhidden: true\n---\n\n# Welcome\n\nBody.\n');

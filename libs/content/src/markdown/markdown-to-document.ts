@@ -21,8 +21,11 @@ import type { TaskItemMeta, TaskListMeta } from './task-lists';
  * document. Never throws: content the converter does not understand (unknown HTML, unknown
  * or unbalanced `{% %}` tags) is kept as literal text, and the result always obeys the
  * `JSONDocument` schema (see fit-schema-nesting for how markdown nesting is adapted).
+ * `keys: false` leaves every node's `key` empty, for callers that keep only the text and
+ * structure (the search index's sections): nothing but a served document reads keys, and they
+ * are about a tenth of the conversion's cost.
  */
-export function markdownToDocument(markdown: string): ParsedPageMarkdown {
+export function markdownToDocument(markdown: string, opts: { keys?: boolean } = {}): ParsedPageMarkdown {
   const source = typeof markdown === 'string' ? markdown : String(markdown ?? '');
   const { data: frontMatter, body } = parseFrontMatter(source);
   const parsed: ParsedPageMarkdown = { frontMatter, document: emptyDocument() };
@@ -41,7 +44,7 @@ export function markdownToDocument(markdown: string): ParsedPageMarkdown {
   }
   assignHeadingAnchors(nodes);
   parsed.document.nodes = nodes;
-  assignKeys(parsed.document);
+  if (opts.keys !== false) assignKeys(parsed.document);
   return parsed;
 }
 

@@ -19,9 +19,10 @@ export const MAX_SECTION_TEXT = 200_000;
  * `rm_search_blobs`). Kept in that cache, a 1,000-page import's documents (about 12 MB of small
  * objects; the cache holds up to 60 MB of them) outlived the young generation, pushed out the
  * documents that reads had cached, and made the GC the largest cost of indexing an import.
+ * Nor are block keys assigned: sections keep none.
  */
 export function pageSections(markdown: string): IndexedSection[] {
-  const { document } = markdownToDocument(markdown);
+  const { document } = markdownToDocument(markdown, { keys: false });
   return extractSections(document).map((s) => ({
     id: s.id,
     title: s.title,
