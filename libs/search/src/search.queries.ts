@@ -5,7 +5,7 @@ import { buildTsquery, cjkRequirements, CjkRequirement, Lexemes, pageMatch, rest
 import { bestPages, matchingPages, PageCandidates, PageMatch, Scores } from './postings/page-candidates';
 import { PostingsCache } from './postings/postings-cache';
 import { parseQuery, QueryTerm, queryWords } from './query/parse-query';
-import { countMatched, snippet, TermMatcher, termMatchers } from './query/term-matchers';
+import { countMatched, snippetAndMatch, TermMatcher, termMatchers } from './query/term-matchers';
 import { Stemmer } from './text/stemmer';
 import { isVocabularyWord, trigramSimilarity, trigrams } from './text/tokenize';
 import { quoteLexeme } from './text/build-tsvector';
@@ -253,8 +253,10 @@ export class SearchQueries {
       const matchers = termMatchers(terms, lexemes.get(groups[0].config)!);
       for (const page of result.items) {
         for (const section of page.sections) {
-          section.matchedContent = countMatched(`${section.title}\n${section.body}`, matchers) > 0;
-          section.body = snippet(section.body, matchers);
+          // The heading or the text (no matcher's word or chunk holds a line break, so none matches across them).
+          const { snippet, matched } = snippetAndMatch(section.body, matchers);
+          section.matchedContent = matched || countMatched(section.title, matchers) > 0;
+          section.body = snippet;
         }
       }
       return result;

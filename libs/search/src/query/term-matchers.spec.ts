@@ -1,5 +1,5 @@
 import { parseQuery } from './parse-query';
-import { countMatched, snippet, termMatchers } from './term-matchers';
+import { countMatched, snippet, snippetAndMatch, termMatchers } from './term-matchers';
 
 const lexemes = (w: string) => (w === 'installing' ? ['instal'] : [w]);
 
@@ -25,5 +25,18 @@ describe('term matchers and snippets', () => {
   it('starts at the beginning without a match, and keeps short texts whole', () => {
     expect(snippet('short text', termMatchers(parseQuery('nothing'), lexemes))).toBe('short text');
     expect(snippet('line one\nline two', [])).toBe('line one line two');
+  });
+
+  it('says whether the text matched along with its snippet, as countMatched would', () => {
+    const m = termMatchers(parseQuery('installing 資料庫 '), lexemes);
+    for (const text of ['The installer runs', 'reinstalling', '設定資料庫連線', '', 'nothing here']) {
+      expect(snippetAndMatch(text, m)).toEqual({ snippet: snippet(text, m), matched: countMatched(text, m) > 0 });
+    }
+  });
+
+  it('picks the first window holding the most distinct terms, whatever the number of hits', () => {
+    const m = termMatchers(parseQuery('alpha beta gamma'), lexemes);
+    const text = `alpha ${'filler '.repeat(60)}alpha beta ${'filler '.repeat(60)}alpha beta gamma ${'filler '.repeat(60)}alpha beta gamma`;
+    expect(snippet(text, m, 60)).toMatch(/^…filler filler alpha beta gamma filler.*…$/);
   });
 });
