@@ -100,10 +100,16 @@ export async function matchingPages(
   }
   const lists = new Map<string, Scores>();
   const unread = [];
+  // The rows' versions (`space@version`, in the order read) of each lexeme not kept decoded: its key to keep it once decoded.
+  const unreadVersions = new Map<string, string[]>();
   for (const [lexeme, rows] of rowsOf) {
-    const kept = cache.scores(lexeme, rows.map((row) => `${row.space_key}@${row.version}`), positional.has(lexeme));
+    const versions = rows.map((row) => `${row.space_key}@${row.version}`);
+    const kept = cache.scores(lexeme, versions, positional.has(lexeme));
     if (kept) lists.set(lexeme, kept);
-    else unread.push(...rows);
+    else {
+      unread.push(...rows);
+      unreadVersions.set(lexeme, versions);
+    }
   }
   const stored = await storedLists(db, unread, positional, cache);
   const parts = new Map<string, Array<{ list: StoredList; version: string } | undefined>>();
@@ -119,7 +125,7 @@ export async function matchingPages(
     // Rows gone or rewritten since their versions were read: used this once, not kept.
     const rows = rowsOf.get(lexeme)!;
     if (found.length === rows.length && found.every((x, i) => x.version === rows[i].version)) {
-      cache.keepScores(lexeme, rows.map((row) => `${row.space_key}@${row.version}`), positional.has(lexeme), scores);
+      cache.keepScores(lexeme, unreadVersions.get(lexeme)!, positional.has(lexeme), scores);
     }
   }
   const scores = evaluate(match, lists);
