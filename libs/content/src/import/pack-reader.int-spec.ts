@@ -31,6 +31,15 @@ describe('PackObjectReader (objects packed by git itself)', () => {
   };
   /** The id git gives an object of this type and content. */
   const gitHash = (read: { type: string; data: Uint8Array }) => createHash('sha1').update(`${read.type} ${read.data.length}\0`).update(read.data).digest('hex');
+  /** Reads every listed object twice over, all at once, and checks each one's type and id. */
+  const expectEveryObjectReadWhole = async (objects: PackObjectReader, listed: string[][]) => {
+    const reads = await Promise.all([...listed, ...listed].map(([oid]) => objects.read(oid)));
+    reads.forEach((read, i) => {
+      const [oid, type] = listed[i % listed.length];
+      expect(read.type).toBe(type);
+      expect(gitHash(read)).toBe(oid);
+    });
+  };
 
   it('reads every object of the pack, deltas resolved: each one hashes to its id', async () => {
     const listed = await packedObjects('%(deltabase)');
@@ -53,12 +62,7 @@ describe('PackObjectReader (objects packed by git itself)', () => {
     const objects = await PackObjectReader.open(gitdir);
     try {
       // Twice over, all at once: the second round meets the bases the first one cached.
-      const reads = await Promise.all([...listed, ...listed].map(([oid]) => objects.read(oid)));
-      reads.forEach((read, i) => {
-        const [oid, type] = listed[i % listed.length];
-        expect(read.type).toBe(type);
-        expect(gitHash(read)).toBe(oid);
-      });
+      await expectEveryObjectReadWhole(objects, listed);
     } finally {
       await objects.close();
     }
@@ -85,12 +89,7 @@ describe('PackObjectReader (objects packed by git itself)', () => {
     // Chunks of 64 bytes: most objects of this pack cross a chunk's end, the 300 KB blob spans thousands.
     const objects = await PackObjectReader.open(gitdir, { chunkBytes: 64 });
     try {
-      const reads = await Promise.all([...listed, ...listed].map(([oid]) => objects.read(oid)));
-      reads.forEach((read, i) => {
-        const [oid, type] = listed[i % listed.length];
-        expect(read.type).toBe(type);
-        expect(gitHash(read)).toBe(oid);
-      });
+      await expectEveryObjectReadWhole(objects, listed);
     } finally {
       await objects.close();
     }
