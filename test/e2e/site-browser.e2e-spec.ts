@@ -100,8 +100,12 @@ describe('published site in a browser (e2e: Chromium via playwright-core)', () =
     await expect(page.locator('article h1').innerText()).resolves.toContain('Using the faucet');
     await expect(page.locator('.search-results').isHidden()).resolves.toBe(true);
 
-    // Without the script, the form goes to the results page.
+    // Without the script, the form goes to the results page. Filling the box also starts the
+    // search as you type: its answer is awaited first, or the navigation would abort it (a
+    // request failure of the browser's making, seen on a loaded host).
+    const typed = page.waitForResponse((res) => res.url().includes('/~/search.json?query=drand'));
     await page.fill('form.search input', 'drand');
+    await typed;
     await page.press('form.search input', 'Enter');
     await page.waitForURL(/\/~\/search\?q=drand/);
     await expect(page.locator('article h1').innerText()).resolves.toBe('Results for “drand”');
