@@ -37,7 +37,7 @@ export class PgliteDb implements Db {
   }
 
   async query<R>(sql: string, params?: unknown[]): Promise<QueryResult<R>> {
-    const r = await (this.current.getStore() ?? this.pg).query<R>(sql, params as any[]);
+    const r = await (this.current.getStore() ?? this.pg).query<R>(sql, params as any[], this.options(params));
     return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
   }
 
@@ -50,16 +50,34 @@ export class PgliteDb implements Db {
     if (outer) return fn(this);
     return this.pg.transaction(async (tx) =>
       this.current.run(tx, () => fn({
-        async query<R>(sql: string, params?: unknown[]) {
-          const r = await tx.query<R>(sql, params as any[]);
+        query: async <R>(sql: string, params?: unknown[]) => {
+          const r = await tx.query<R>(sql, params as any[], this.options(params));
           return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
         },
         // Multi-statement scripts inside the transaction (a rebuild's coalesced writes).
-        async exec(sql: string) {
+        exec: async (sql: string) => {
           await tx.exec(sql);
         },
       } as Queryable)),
     );
+  }
+
+  /**
+   * A Uint8Array parameter goes in binary format, as `pg` sends a Buffer (see binaryArray):
+   * PGlite would otherwise turn it into text with the serializer of the type the statement gives
+   * it, and most types (arrays, tsvector) have none.
+   */
+  private options(params?: unknown[]): { serializers: Record<number, (value: unknown) => string> } | undefined {
+    if (!params?.some((p) => p instanceof Uint8Array)) return undefined;
+    const defaults = this.pg.serializers;
+    const serializers = new Proxy({} as Record<number, (value: unknown) => string>, {
+      get: (_, type) => (value: unknown) => {
+        if (value instanceof Uint8Array) return value as unknown as string;
+        const serialize = defaults[type as string];
+        return serialize ? serialize(value) : String(value);
+      },
+    });
+    return { serializers };
   }
 
   withConnection<T>(fn: (conn: Queryable) => Promise<T>): Promise<T> {

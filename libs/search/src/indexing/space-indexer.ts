@@ -1,4 +1,5 @@
 import { Queryable } from '@quire/platform/db/db';
+import { binaryArray, PG_TYPE } from '@quire/platform/db/binary-array';
 import type { TableNamer } from '@quire/projections/projection';
 import type { ContentStore } from '@quire/content/store';
 import { buildTsvector, collectWords, tsvectorOf } from '../text/build-tsvector';
@@ -174,21 +175,26 @@ export class SpaceIndexer {
       for (const chunk of chunks(pageRows, INSERT_CHUNK)) {
         insertedPages.push(send<{ page_id: string; key: number }>(
           `INSERT INTO ${t('rm_search_pages')} (space_id, page_id, blob, title, path, description, ancestors, title_tsv, title_words)
-           SELECT $1, x.page_id, x.blob, x.title, x.path, x.description, x.ancestors::jsonb, x.title_tsv::tsvector, x.title_words
-             FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::int[])
+           SELECT $1, x.page_id, x.blob, x.title, x.path, x.description, x.ancestors::jsonb, x.title_tsv, x.title_words
+             FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::tsvector[], $9::int[])
                AS x(page_id, blob, title, path, description, ancestors, title_tsv, title_words)
            RETURNING page_id, key`,
-          [spaceId, ...columns(chunk, ['page_id', 'blob', 'title', 'path', 'description', 'ancestors', 'title_tsv', 'title_words'])],
+          [
+            spaceId,
+            ...columns(chunk, ['page_id', 'blob', 'title', 'path', 'description', 'ancestors']),
+            binaryArray(PG_TYPE.tsvector, chunk.map((r) => r.title_tsv)),
+            chunk.map((r) => r.title_words),
+          ],
         ));
       }
 
-      let sectionRows: Array<{ page_id: string; ord: number; section_id: string; title: string; body: string; tsv: string }> = [];
+      let sectionRows: Array<{ page_id: string; ord: number; section_id: string; title: string; body: string; tsv: Buffer }> = [];
       const sendSections = () => {
         sectionCount += sectionRows.length;
         send(
           `INSERT INTO ${t('rm_search_sections')} (space_id, page_id, ord, tsv)
-           SELECT $1, x.page_id, x.ord, x.tsv::tsvector FROM unnest($2::text[], $3::int[], $4::text[]) AS x(page_id, ord, tsv)`,
-          [spaceId, ...columns(sectionRows, ['page_id', 'ord', 'tsv'])],
+           SELECT $1, x.page_id, x.ord, x.tsv FROM unnest($2::text[], $3::int[], $4::tsvector[]) AS x(page_id, ord, tsv)`,
+          [spaceId, ...columns(sectionRows, ['page_id', 'ord']), binaryArray(PG_TYPE.tsvector, sectionRows.map((r) => r.tsv))],
         );
         send(
           `INSERT INTO ${t('rm_search_texts')} (space_id, page_id, ord, section_id, title, body)

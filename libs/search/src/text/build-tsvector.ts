@@ -23,7 +23,7 @@ export function collectWords(lists: Iterable<readonly string[]>, into = new Set<
 }
 
 /**
- * A tsvector literal for weighted token lists: each word is stored as itself (exact and prefix
+ * A tsvector, in PostgreSQL's binary format (see `writeBinary`), for weighted token lists: each word is stored as itself (exact and prefix
  * matches, stop words included) and, at the same position, as its stems (language-aware
  * matches); CJK grams as themselves. Fields are separated by an unused position so that a
  * phrase never spans two of them. Text past PostgreSQL's last position is left out (such
@@ -37,9 +37,9 @@ export function buildTsvector(
   fields: readonly WeightedTokens[],
   lexemesOf: (word: string) => readonly string[],
   page?: { impacts: Map<string, number>; positions: Map<string, number[]>; ord: number },
-): string {
+): Buffer {
   // Entries (position and weight, one number each) are chained per lexeme in scratch arrays
-  // shared by every call, and the literal is written once, as bytes: the strings and arrays of
+  // shared by every call, and the vector is written once, as bytes: the strings and arrays of
   // each lexeme of each section were most of a large import's indexing allocations, and so of
   // its GC.
   const slots = new Map<string, number>();
@@ -117,20 +117,16 @@ export function buildTsvector(
       if (had === undefined || rank > had) impacts.set(lexemes[i], rank);
     }
   }
-  return writeLiteral(lexemes);
+  return writeBinary(lexemes);
 }
 
-/** D is PostgreSQL's default weight and is written without a letter: the text's weight (0). */
-const WEIGHT_LETTER: Record<Weight, number> = { A: 0x41, B: 0x42, C: 0x43, D: 0 };
-const SPACE = 0x20;
-const COLON = 0x3a;
-const COMMA = 0x2c;
-const ZERO = 0x30;
+/** The weight in a binary tsvector's position word (its two high bits): D, the default, is 0. */
+const WEIGHT_LETTER: Record<Weight, number> = { A: 3, B: 2, C: 1, D: 0 };
 
 /**
  * buildTsvector's working arrays, by lexeme slot and by entry, kept from one call to the next
- * (calls never overlap: buildTsvector does not await) and grown as needed; `literal` holds the
- * bytes of the literal being written.
+ * (calls never overlap: buildTsvector does not await) and grown as needed; `bytes` holds the
+ * vector being written.
  */
 class TsvectorScratch {
   head = new Int32Array(1024);
@@ -141,7 +137,7 @@ class TsvectorScratch {
   maxAt = new Int32Array(1024);
   value = new Int32Array(8192);
   next = new Int32Array(8192);
-  literal = Buffer.allocUnsafe(64 * 1024);
+  bytes = Buffer.allocUnsafe(64 * 1024);
 
   /** Makes room for slot `i`. */
   slot(i: number): void {
@@ -172,40 +168,52 @@ function grown<T extends Int32Array | Float64Array>(array: T, size: number): T {
 
 const scratch = new TsvectorScratch();
 
-/** `lexeme:1,5B lexeme2:3A`: each lexeme (quoted when needed) with its positions and weights, as UTF-8. */
-function writeLiteral(lexemes: readonly string[]): string {
-  let literal = scratch.literal;
-  let at = 0;
+/**
+ * The vector as PostgreSQL sends and receives it (tsvectorsend / tsvectorrecv): the lexeme count,
+ * then each lexeme as UTF-8 with a NUL, its position count and its positions (two bytes each: the
+ * weight in the two high bits, the position in the others). Sent so, PostgreSQL copies it instead
+ * of parsing a literal: on a 1,000-page import, parsing the sections' literals was most of their
+ * INSERT. PostgreSQL sorts the lexemes itself; the positions must be strictly increasing, so an
+ * entry at the position of the one before it (the same lexeme twice for one word) merges into it,
+ * keeping the stronger weight, as a literal's parse does.
+ */
+function writeBinary(lexemes: readonly string[]): Buffer {
+  let bytes = scratch.bytes;
+  let at = 4;
+  bytes.writeInt32BE(lexemes.length, 0);
   for (let i = 0; i < lexemes.length; i++) {
-    const text = literalLexeme(lexemes[i]);
+    const text = lexemes[i];
     const count = scratch.count[i];
-    // At most 3 bytes per UTF-16 unit; at most 5 digits, a letter and a separator per entry.
-    const room = text.length * 3 + 2 + count * 7;
-    if (at + room > literal.length) {
-      const bigger = Buffer.allocUnsafe(Math.max(literal.length * 2, at + room));
-      literal.copy(bigger, 0, 0, at);
-      literal = scratch.literal = bigger;
+    // At most 3 bytes per UTF-16 unit, a NUL, the count and 2 bytes per entry.
+    const room = text.length * 3 + 3 + count * 2;
+    if (at + room > bytes.length) {
+      const bigger = Buffer.allocUnsafe(Math.max(bytes.length * 2, at + room));
+      bytes.copy(bigger, 0, 0, at);
+      bytes = scratch.bytes = bigger;
     }
-    if (i) literal[at++] = SPACE;
-    at += literal.write(text, at, 'utf8');
-    literal[at++] = COLON;
+    at += bytes.write(text, at, 'utf8');
+    bytes[at++] = 0;
+    const countAt = at;
+    at += 2;
+    let written = 0;
+    let last = -1;
     let e = scratch.head[i];
     for (let k = 0; k < count; k++, e = scratch.next[e]) {
-      if (k) literal[at++] = COMMA;
       const entry = scratch.value[e];
-      // The position (1 to 16,383) in decimal, its last digit written first.
-      let n = Math.floor(entry / 256);
-      const digits = n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 10000 ? 4 : 5;
-      for (let d = at + digits - 1; d >= at; d--) {
-        literal[d] = ZERO + (n % 10);
-        n = Math.floor(n / 10);
+      const position = entry >> 8;
+      const weight = entry & 0xff;
+      if (position === last) {
+        if (weight > bytes[at - 2] >> 6) bytes[at - 2] = (weight << 6) | (position >> 8);
+        continue;
       }
-      at += digits;
-      const letter = entry % 256;
-      if (letter) literal[at++] = letter;
+      bytes[at++] = (weight << 6) | (position >> 8);
+      bytes[at++] = position & 0xff;
+      last = position;
+      written++;
     }
+    bytes.writeUInt16BE(written, countAt);
   }
-  return literal.toString('utf8', 0, at);
+  return Buffer.from(bytes.subarray(0, at));
 }
 
 /** sum(1/i^2), i = 1..inf: ts_rank's divisor. */
@@ -224,15 +232,8 @@ function lastCharOfRunEnd(token: string, next: string | undefined): string | und
 }
 
 /** Convenience for short texts (titles): tokenizes, then builds. */
-export function tsvectorOf(fields: ReadonlyArray<{ text: string; weight: Weight }>, lexemesOf: (word: string) => readonly string[]): string {
+export function tsvectorOf(fields: ReadonlyArray<{ text: string; weight: Weight }>, lexemesOf: (word: string) => readonly string[]): Buffer {
   return buildTsvector(fields.map((f) => ({ tokens: textTokens(f.text), weight: f.weight })), lexemesOf);
-}
-
-const NEEDS_QUOTES = /[\s'\\:,]/;
-
-/** Lexemes of letters and digits go unquoted: the literal is shorter and parses faster. */
-function literalLexeme(lexeme: string): string {
-  return NEEDS_QUOTES.test(lexeme) ? quoteLexeme(lexeme) : lexeme;
 }
 
 export function quoteLexeme(lexeme: string): string {
