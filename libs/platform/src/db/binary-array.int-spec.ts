@@ -1,0 +1,33 @@
+import { createTestDatabase, TestDatabase } from '@quire/test-support/databases';
+import type { Db } from './db';
+import { binaryArray, PG_TYPE } from './binary-array';
+import { PgDb } from './pg-db';
+import { PgliteDb } from './pglite-db';
+
+describe.each(['postgres', 'pglite'] as const)('binary array parameters (%s)', (kind) => {
+  let db: Db;
+  let database: TestDatabase | undefined;
+
+  beforeAll(async () => {
+    if (kind === 'postgres') {
+      database = await createTestDatabase('quire_binarray');
+      db = new PgDb(database.url);
+    } else db = await PgliteDb.open();
+  });
+  afterAll(async () => {
+    await db.close();
+    await database?.drop();
+  });
+
+  it('a bytea[] of elements in their binary format, beside a parameter sent as text, inside a transaction', async () => {
+    const r = await db.transaction((tx) =>
+      tx.query<{ t: string; b: Buffer }>(`SELECT $1::text AS t, x AS b FROM unnest($2::bytea[]) AS x`, ['beside', binaryArray(PG_TYPE.bytea, [new Uint8Array([0, 1, 255])])]),
+    );
+    expect(r.rows.map((row) => [row.t, [...row.b]])).toEqual([['beside', [0, 1, 255]]]);
+  });
+
+  it('an empty array', async () => {
+    const r = await db.query<{ n: number }>(`SELECT cardinality($1::tsvector[]) AS n`, [binaryArray(PG_TYPE.tsvector, [])]);
+    expect(r.rows[0].n).toBe(0);
+  });
+});
