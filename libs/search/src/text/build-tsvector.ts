@@ -23,11 +23,12 @@ export function collectWords(lists: Iterable<readonly string[]>, into = new Set<
 }
 
 /**
- * A tsvector, in PostgreSQL's binary format (see `writeBinary`), for weighted token lists: each word is stored as itself (exact and prefix
- * matches, stop words included) and, at the same position, as its stems (language-aware
- * matches); CJK grams as themselves. Fields are separated by an unused position so that a
- * phrase never spans two of them. Text past PostgreSQL's last position is left out (such
- * giant sections would otherwise pile onto it and approach the 1 MB tsvector limit).
+ * A tsvector in PostgreSQL's binary format (see `writeBinary`) for weighted token lists: each
+ * word is stored as itself (exact and prefix matches, stop words included) and, at the same
+ * position, as its stems (language-aware matches); CJK grams as themselves. Fields are
+ * separated by an unused position so that a phrase never spans two of them. Text past
+ * PostgreSQL's last position is left out (such giant sections would otherwise pile onto it and
+ * approach the 1 MB tsvector limit).
  * With `page`, also raises each lexeme's entry in `impacts` to what `ts_rank(RANK_WEIGHTS,
  * tsvector, lexeme, 1)` gives the section for that lexeme alone (so a map shared by a page's
  * sections ends with the page's best section), and appends the positions the tsvector holds for
@@ -85,14 +86,14 @@ export function buildTsvector(
   for (const field of fields) {
     const { tokens, weight } = field;
     if (tokens.length === 0) continue;
-    const letter = WEIGHT_LETTER[weight];
+    const code = WEIGHT_CODE[weight];
     const w = WEIGHT_VALUE[weight];
     for (let i = 0; i < tokens.length; i++) {
       const token = tokens[i];
       position++;
       if (!token) continue;
       if (position > MAX_POSITION) break;
-      const entry = position * 256 + letter;
+      const entry = position * 256 + code;
       add(token, entry, w, position);
       if (isCjkToken(token)) {
         // The last character of a run is in no chunk as a first character: it is indexed on its
@@ -121,7 +122,7 @@ export function buildTsvector(
 }
 
 /** The weight in a binary tsvector's position word (its two high bits): D, the default, is 0. */
-const WEIGHT_LETTER: Record<Weight, number> = { A: 3, B: 2, C: 1, D: 0 };
+const WEIGHT_CODE: Record<Weight, number> = { A: 3, B: 2, C: 1, D: 0 };
 
 /**
  * buildTsvector's working arrays, by lexeme slot and by entry, kept from one call to the next
