@@ -237,6 +237,24 @@ describe('PostgreSQL event store under concurrency', () => {
     }
   });
 
+  it('finds where readers stop from the newest event, without scanning the events, however often a session asks', async () => {
+    await store.append('horizon-scan', Array.from({ length: 2_000 }, (_, i) => ({ type: 'T', data: { i } })), 'no_stream');
+    await db.exec('ANALYZE quire_events');
+    const reader = new Client({ connectionString: database.url });
+    await reader.connect();
+    try {
+      // PL/pgSQL plans its statements for the values of the first five calls, then may keep one
+      // plan for every later value: the calls past the fifth are the ones that matter.
+      await reader.query('BEGIN');
+      for (let i = 0; i < 12; i++) await reader.query('SELECT quire_read_horizon()');
+      const scans = await reader.query<{ seq_scan: string }>(`SELECT seq_scan::text FROM pg_stat_xact_user_tables WHERE relname = 'quire_events'`);
+      expect(scans.rows.map((r) => r.seq_scan)).toEqual(['0']);
+    } finally {
+      await reader.query('ROLLBACK');
+      await reader.end();
+    }
+  });
+
   it('8 writers x 2,000 events on overlapping streams: a subscriber sees each exactly once, in stream order', async () => {
     const writers = 8;
     const perWriter = 2_000;
