@@ -230,6 +230,31 @@ describe('Projector', () => {
     }
   });
 
+  it('swaps rebuilt tables in with every index their schema creates, the ones built after the events included', async () => {
+    await store.append('s8', [{ type: 'Counted', data: {} }], 'no_stream');
+    const indexed: Projection = {
+      ...counter(2),
+      schema: (t) => `
+        CREATE TABLE ${t('rm_counter')} (stream text PRIMARY KEY, n int NOT NULL, label text UNIQUE);
+        CREATE INDEX rm_counter_n ON ${t('rm_counter')} (n);
+        CREATE INDEX rm_counter_labelled
+          ON ${t('rm_counter')} (label, n) WHERE label IS NOT NULL;
+        CREATE UNIQUE INDEX rm_counter_lower ON ${t('rm_counter')} (lower(label));
+        CREATE OR REPLACE FUNCTION rm_counter_noop() RETURNS void LANGUAGE plpgsql AS $body$
+        BEGIN
+        END
+        $body$;`,
+    };
+    const indexes = async () =>
+      (await db.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE tablename = 'rm_counter' ORDER BY indexname`)).rows.map((r) => r.indexdef);
+    await db.exec(indexed.schema((t) => t));
+    const created = await indexes();
+    await rebuildProjection({ db, store, projection: indexed });
+    expect(await indexes()).toEqual(created);
+    expect(created).toHaveLength(5);
+    expect(await count('s8')).toBe(1);
+  });
+
   it('rebuilds a projection whose version changed at start', async () => {
     const v1 = started(new Projector(db, store, [counter(1)]));
     await v1.prepare();

@@ -68,15 +68,19 @@ export async function rebuildProjections(opts: {
     return reading;
   };
   let next = read(position);
-  const tables = projections.flatMap((p) => p.tables.map(rebuildTables));
-  const deferred = await asyncCommitTransaction(db, async (tx) => {
-    await scriptRunner(tx)(
-      `CREATE SCHEMA IF NOT EXISTS ${REBUILD_SCHEMA};\n` +
-        tables.map((t) => `DROP TABLE IF EXISTS ${t} CASCADE;`).join('\n') +
-        projections.map((p) => p.schema(rebuildTables)).join('\n'),
-    );
-    return deferIndexes(tx, tables);
-  });
+  // Each projection's tables are created in a transaction of its own, in parallel: creating a table
+  // and its unique indexes syncs each new index file, and those syncs then overlap.
+  await db.exec(`CREATE SCHEMA IF NOT EXISTS ${REBUILD_SCHEMA}`);
+  const deferred = await Promise.all(
+    projections.map((p) =>
+      asyncCommitTransaction(db, async (tx) => {
+        const tables = p.tables.map(rebuildTables);
+        const { schema, indexes } = withoutSecondaryIndexes(p.schema(rebuildTables));
+        await scriptRunner(tx)(tables.map((t) => `DROP TABLE IF EXISTS ${t} CASCADE;`).join('\n') + schema);
+        return [...indexes, ...(await deferIndexes(tx, tables))];
+      }),
+    ),
+  );
 
   const total = await counting;
   let applied = 0;
@@ -115,7 +119,8 @@ export async function rebuildProjections(opts: {
     if (n < batchSize) break;
   }
 
-  await asyncCommitTransaction(db, (tx) => scriptRunner(tx)(deferred.map((d) => `${d};`).join('\n')));
+  // Each projection's secondary indexes are built in a transaction of their own, in parallel.
+  await Promise.all(deferred.filter((d) => d.length).map((d) => asyncCommitTransaction(db, (tx) => scriptRunner(tx)(d.map((x) => `${x};`).join('\n')))));
   await db.transaction(async (tx) => {
     await registry.lockAll(projections.map((p) => p.name), tx);
     while ((await applyBatch(tx, batchSize)) === batchSize);
@@ -155,6 +160,24 @@ async function deferIndexes(tx: Queryable, tables: string[]): Promise<string[]> 
   );
   if (r.rows.length) await scriptRunner(tx)(r.rows.map((x) => `DROP INDEX ${x.name};`).join('\n'));
   return r.rows.map((x) => x.definition);
+}
+
+/**
+ * A schema script without the secondary indexes it creates in statements of the usual shape
+ * (`CREATE INDEX ...;` on a line of its own, before any dollar-quoted body), and their statements.
+ * Creating them on the empty rebuild tables only to drop them (deferIndexes) syncs each new index
+ * file, and dropping them makes the commit wait for its WAL flush. deferIndexes still finds any
+ * other secondary index.
+ */
+export function withoutSecondaryIndexes(script: string): { schema: string; indexes: string[] } {
+  const quoted = script.search(/\$\w*\$/);
+  const head = quoted < 0 ? script : script.slice(0, quoted);
+  const indexes: string[] = [];
+  const schema = head.replace(/^[ \t]*(CREATE INDEX\b[^;\n]*);[ \t]*$/gim, (_, statement: string) => {
+    indexes.push(statement);
+    return '';
+  });
+  return { schema: schema + script.slice(head.length), indexes };
 }
 
 /**
