@@ -325,8 +325,9 @@ describe.each([
       const script = scripts.join('\n');
       // One statement for all three organizations' members: the recomputations did not end the batch.
       expect(script.match(/INSERT INTO wb_members/g)).toHaveLength(1);
-      // Each recomputation once, after the rows around it.
-      expect(script.match(/WHERE n\.chain @> ARRAY\['c1'\]/g)).toHaveLength(1);
+      // Each recomputation once, after the rows around it: one statement over the nodes whose level changed.
+      expect(script.match(/UPDATE wb_nodes n SET resolved/g)).toHaveLength(1);
+      expect(script).toMatch(/FROM unnest\('\{"c0","c1","c2","c2-a"\}'::text\[\]\) AS quire_batch\(p1\)\s+WHERE n\.chain @> ARRAY\[quire_batch\.p1\]/);
       expect(script.lastIndexOf('INSERT INTO wb_nodes')).toBeLessThan(script.indexOf('UPDATE wb_nodes n SET resolved'));
     } finally {
       await db.close();

@@ -71,8 +71,11 @@ const RETURNING = /\bRETURNING\b/i;
  * they leave it; given RowsWritten (a rebuild's empty tables), a row known to be new takes nothing
  * else.
  *
- * A recomputation (`recompute`, an UPDATE of derived columns) is held as it is, once per statement,
- * and runs after the held rounds, wherever they end.
+ * A recomputation (`recompute`, an UPDATE of derived columns) is held, once per statement and
+ * parameters, and runs after the held rounds, wherever they end. Successive recomputations of one
+ * statement text whose assignments use no parameter run as one statement over their parameters
+ * (unnested, as above): it matches every row one of them matches and derives each once, from the
+ * same stored values each would read (a recomputed column is derived from other columns).
  *
  * Every other write is a barrier: the held rounds run first, then the write, alone. A read runs
  * what is held before it, and so does the end of the batch. What is ready goes to the database as
@@ -92,8 +95,10 @@ export class WriteBatchingQueryable implements Queryable {
   /** The folded update or insert each row took last, and its round (a later foldable update of the row joins it). */
   private readonly lastFold = new Map<string, { fold: FoldedUpdate | FoldedInsert; round: number }>();
   private heldRows = 0;
-  /** Recomputations held, each statement once, in the order first issued. */
-  private readonly recomputes = new Set<string>();
+  /** Recomputations held, in the order first issued: a statement text and its parameter lists, by their inlined text. */
+  private recomputes: { sql: string; lists: Map<string, unknown[]> }[] = [];
+  /** The inlined text of every recomputation held: each runs once. */
+  private readonly recomputed = new Set<string>();
   /** The next round of each row (table, key value). */
   private readonly rowRound = new Map<string, number>();
   /** The key column each table's held writes use: a write keyed on another column ends the rounds first. */
@@ -111,7 +116,12 @@ export class WriteBatchingQueryable implements Queryable {
 
   async query<R = Record<string, any>>(sql: string, params: unknown[] = [], opts?: QueryOptions): Promise<QueryResult<R>> {
     if (opts?.recompute && /^\s*UPDATE\b/i.test(sql)) {
-      this.recomputes.add(inlineParams(sql, params));
+      const inlined = inlineParams(sql, params);
+      if (this.recomputed.has(inlined)) return { rows: [], rowCount: 0 };
+      this.recomputed.add(inlined);
+      const last = this.recomputes[this.recomputes.length - 1];
+      if (last?.sql === sql && (await this.mergesRecomputes(sql, params))) last.lists.set(inlined, params);
+      else this.recomputes.push({ sql, lists: new Map([[inlined, params]]) });
       return { rows: [], rowCount: 0 };
     }
     const row = classify(sql);
@@ -206,8 +216,12 @@ export class WriteBatchingQueryable implements Queryable {
         }
       }
     }
-    for (const statement of this.recomputes) this.script.push(statement);
-    this.recomputes.clear();
+    for (const { sql, lists } of this.recomputes) {
+      const rows = [...lists.values()];
+      this.script.push(rows.length === 1 ? inlineParams(sql, rows[0]) : setBased(sql, rows, this.knownTypes.get(sql)!));
+    }
+    this.recomputes = [];
+    this.recomputed.clear();
     this.rounds = [];
     this.folds = [];
     this.lastFold.clear();
@@ -217,6 +231,18 @@ export class WriteBatchingQueryable implements Queryable {
   }
 
   private readonly knownTypes = new Map<string, string[] | undefined>();
+
+  /** Whether recomputations of one text may run as one statement: its parameters are typed, and its assignments use none. */
+  private async mergesRecomputes(sql: string, params: unknown[]): Promise<boolean> {
+    if (params.length === 0 || !/\sWHERE\s/i.test(sql)) return false;
+    const head = sql.slice(0, topLevelWhere(sql));
+    // The batch's unnest becomes its FROM: a statement with one of its own stays alone.
+    let outer = head.replace(/'(?:[^']|'')*'/g, "''");
+    while (/\([^()]*\)/.test(outer)) outer = outer.replace(/\([^()]*\)/g, '');
+    if (/\$\d/.test(head) || /\bFROM\b/i.test(outer)) return false;
+    const types = this.knownTypes.has(sql) ? this.knownTypes.get(sql) : await this.parameterTypes(sql);
+    return !!types && types.length === params.length;
+  }
 
   private async crossesRows(row: RowWrite, sql: string): Promise<boolean> {
     let crosses = this.facts.crossesRows.get(sql);
