@@ -144,16 +144,27 @@ async function applyInsertFolds(tx: { query(sql: string, params?: unknown[]): Pr
 
 describe('rowWrite', () => {
   it('finds the key of writes that touch only rows of one key, and nothing in writes that may touch others', () => {
-    expect(rowWrite(`UPDATE s.t SET a = a + $2 WHERE id = $1`)).toEqual({ table: 's.t', column: 'id', param: 0, lookups: [] });
-    expect(rowWrite(`UPDATE t x SET a = $1 WHERE x.id = $2 AND b = 'c'`)).toEqual({ table: 't', column: 'id', param: 1, lookups: [] });
-    expect(rowWrite(`DELETE FROM t WHERE org = $1 AND member = $2`)).toEqual({ table: 't', column: 'org', param: 0, lookups: [] });
-    expect(rowWrite(`INSERT INTO t AS c (a, b) VALUES ($2, $1) ON CONFLICT (b, a) DO UPDATE SET a = c.a + 1`)).toEqual({ table: 't', column: 'b', param: 0, conflictTarget: true, lookups: [] });
-    expect(rowWrite(`UPDATE t SET a = CASE WHEN $2 IS NULL OR $2 = b THEN 1 END WHERE id = $1`)).toEqual({ table: 't', column: 'id', param: 0, lookups: [] });
+    expect(rowWrite(`UPDATE s.t SET a = a + $2 WHERE id = $1`)).toEqual({ table: 's.t', column: 'id', param: 0, lookups: [], equalities: [{ table: 's.t', column: 'id', param: 0 }] });
+    expect(rowWrite(`UPDATE t x SET a = $1 WHERE x.id = $2 AND b = 'c'`)).toEqual({ table: 't', column: 'id', param: 1, lookups: [], equalities: [{ table: 't', column: 'id', param: 1 }] });
+    // Every `column = $n` term of the condition and every conflict target column: they may name the row together (a composite key).
+    expect(rowWrite(`DELETE FROM t WHERE org = $1 AND member = $2`)).toEqual({
+      table: 't', column: 'org', param: 0, lookups: [], equalities: [{ table: 't', column: 'org', param: 0 }, { table: 't', column: 'member', param: 1 }],
+    });
+    expect(rowWrite(`INSERT INTO t AS c (a, b) VALUES ($2, $1) ON CONFLICT (b, a) DO UPDATE SET a = c.a + 1`)).toEqual({
+      table: 't', column: 'b', param: 0, conflictTarget: true, lookups: [], equalities: [{ table: 't', column: 'b', param: 0 }, { table: 't', column: 'a', param: 1 }],
+    });
+    expect(rowWrite(`INSERT INTO t (a, b) VALUES ($1, 2) ON CONFLICT (a, b) DO NOTHING`)).toEqual({
+      table: 't', column: 'a', param: 0, conflictTarget: true, lookups: [], equalities: [{ table: 't', column: 'a', param: 0 }],
+    });
+    expect(rowWrite(`INSERT INTO t (a, b) VALUES ($1, $2) ON CONFLICT ((lower(a))) DO NOTHING`)).toBeUndefined();
+    expect(rowWrite(`UPDATE t SET a = CASE WHEN $2 IS NULL OR $2 = b THEN 1 END WHERE id = $1`)).toEqual({ table: 't', column: 'id', param: 0, lookups: [], equalities: [{ table: 't', column: 'id', param: 0 }] });
     // Lookups: single rows read by one key parameter.
     expect(rowWrite(`INSERT INTO t (id, depth) VALUES ($1, coalesce((SELECT depth + 1 FROM s.t WHERE id = $3), 1)) ON CONFLICT (id) DO NOTHING`)).toEqual({
-      table: 't', column: 'id', param: 0, conflictTarget: true, lookups: [{ table: 's.t', column: 'id', param: 2 }],
+      table: 't', column: 'id', param: 0, conflictTarget: true, lookups: [{ table: 's.t', column: 'id', param: 2 }], equalities: [{ table: 't', column: 'id', param: 0 }],
     });
-    expect(rowWrite(`UPDATE t SET a = (SELECT b FROM u WHERE k = $2) WHERE id = $1`)).toEqual({ table: 't', column: 'id', param: 0, lookups: [{ table: 'u', column: 'k', param: 1 }] });
+    expect(rowWrite(`UPDATE t SET a = (SELECT b FROM u WHERE k = $2) WHERE id = $1`)).toEqual({
+      table: 't', column: 'id', param: 0, lookups: [{ table: 'u', column: 'k', param: 1 }], equalities: [{ table: 't', column: 'id', param: 0 }],
+    });
     expect(rowWrite(`UPDATE t SET a = (SELECT b FROM u WHERE k = $2 AND c = 1) WHERE id = $1`)).toBeUndefined();
     expect(rowWrite(`UPDATE t SET a = (SELECT max(b) FROM u WHERE k = $2) WHERE id = $1`)).toBeUndefined();
     expect(rowWrite(`UPDATE t SET a = (SELECT b FROM u WHERE k = $2 OR true) WHERE id = $1`)).toBeUndefined();
@@ -230,6 +241,41 @@ describe.each([
       expect(scripts.join('\n')).toMatch(/INSERT INTO wb_rows [^;]*quire_batch\.p4::text\[\][^;]*FROM unnest\(/);
       expect(scripts.join('\n')).toMatch(/UPDATE wb_rows SET counter = counter \+ quire_batch\.p2[^;]*FROM unnest\('[^;]*'::integer\[\]/);
       expect(scripts.join('\n')).toMatch(/INSERT INTO wb_tree [^;]*SELECT chain FROM wb_tree WHERE id = quire_batch\.p2[^;]*FROM unnest\(/);
+    } finally {
+      await db.close();
+      await database?.drop();
+    }
+  });
+
+  it("writes the rows of a composite key (an organization's members) in one statement per round, not one round per row sharing the key's first column", async () => {
+    const { db, database } = await open();
+    const members = async () => (await db.query(`SELECT * FROM wb_members ORDER BY org, member`)).rows;
+    const write = async (tx: { query(sql: string, params?: unknown[]): Promise<unknown> }) => {
+      const set = `INSERT INTO wb_members (org, member, role) VALUES ($1, $2, $3) ON CONFLICT (org, member) DO UPDATE SET role = EXCLUDED.role`;
+      for (const org of ['o1', 'o2']) for (let m = 0; m < 10; m++) await tx.query(set, [org, `m${m}`, m === 0 ? 'admin' : 'edit']);
+      for (const org of ['o1', 'o2']) await tx.query(`DELETE FROM wb_members WHERE org = $1 AND member = $2`, [org, 'm3']);
+      // The same row again: a later round.
+      await tx.query(set, ['o1', 'm1', 'review']);
+    };
+    try {
+      await db.exec(ROUNDS_TABLES);
+      await db.transaction(write);
+      const direct = await members();
+      await db.exec(`DROP TABLE wb_members; ${ROUNDS_TABLES}`);
+      const scripts: string[] = [];
+      await db.transaction(async (tx) => {
+        const exec = (tx as Partial<ScriptQueryable>).exec;
+        const run = exec ? (sql: string) => exec.call(tx, sql) : async (sql: string) => void (await tx.query(sql));
+        const batching = new WriteBatchingQueryable(tx, (sql) => (scripts.push(sql), run(sql)));
+        await write(batching);
+        await batching.flush();
+      });
+      expect(await members()).toEqual(direct);
+      expect(direct).toHaveLength(18);
+      const statements = scripts.join(';\n').split(';\n').map((x) => x.trim());
+      // Round 1: the 20 rows; round 2: the two deletes, and the row set again.
+      expect(statements.filter((x) => x.startsWith('INSERT INTO wb_members'))).toHaveLength(2);
+      expect(statements.filter((x) => x.startsWith('DELETE FROM wb_members'))).toHaveLength(1);
     } finally {
       await db.close();
       await database?.drop();

@@ -17,6 +17,8 @@ export class StatementFacts {
   readonly uniqueIndexes = new Map<string, Promise<string[][]>>();
   /** Whether a row write may conflict with writes to other rows through a unique index, by statement text. */
   readonly crossesRows = new Map<string, boolean>();
+  /** The columns (and their parameters) that tell a row write's row, by statement text (rowKey). */
+  readonly rowKeys = new Map<string, RowKey[]>();
 }
 
 /**
@@ -28,12 +30,21 @@ export class StatementFacts {
 export class RowsWritten {
   private readonly keys = new Set<string>();
   private known = true;
+  /** The key columns each table's rows were written under: keys under other columns say nothing of them. */
+  private readonly keyColumns = new Map<string, string>();
 
   constructor(private readonly limit = 1_000_000) {}
 
   /** True when no write to the row has been issued. */
   none(key: string): boolean {
     return this.known && !this.keys.has(key);
+  }
+
+  /** Before a write's none/wrote: a table written under other key columns than before forgets them all. */
+  keyedBy(table: string, columns: string): void {
+    const before = this.keyColumns.get(table);
+    if (before !== undefined && before !== columns) this.forget();
+    this.keyColumns.set(table, columns);
   }
 
   wrote(key: string): void {
@@ -131,20 +142,24 @@ export class WriteBatchingQueryable implements Queryable {
     }
     // Known after a statement text's first write: no await (a microtask per write) on the way.
     const types = row !== 'write' && params.length > 0 ? (this.knownTypes.has(sql) ? this.knownTypes.get(sql) : await this.parameterTypes(sql)) : undefined;
+    const rowKey = row !== 'write' && types ? (this.facts.rowKeys.get(sql) ?? (await this.rowKey(row, sql, types))) : undefined;
     if (
       row !== 'write' &&
       types &&
+      rowKey &&
       types.length === params.length &&
-      types[row.param] === 'text' &&
-      params[row.param] != null &&
+      rowKey.every((k) => types[k.param] === 'text' && params[k.param] != null) &&
       row.lookups.every((l) => types[l.param] === 'text') &&
       !(this.facts.crossesRows.get(sql) ?? (await this.crossesRows(row, sql)))
     ) {
-      const keyed = [row, ...row.lookups];
+      const columns = rowKey.length === 1 ? row.column : rowKey.map((k) => k.column).join(',');
+      const keyed = [{ table: row.table, column: columns }, ...row.lookups];
       if (keyed.some((k) => (this.keyColumns.get(k.table) ?? k.column) !== k.column)) this.seal();
       for (const k of keyed) this.keyColumns.set(k.table, k.column);
-      const key = `${row.table}\0${paramText(params[row.param])}`;
-      const foldable = row.lookups.length === 0 ? foldableUpdate(sql, types) : undefined;
+      let key = `${row.table}\0${paramText(params[rowKey[0].param])}`;
+      for (let i = 1; i < rowKey.length; i++) key += `\0${paramText(params[rowKey[i].param])}`;
+      const single = rowKey.length === 1;
+      const foldable = single && row.lookups.length === 0 ? foldableUpdate(sql, types) : undefined;
       // Nothing wrote or read the row since its last folded update: that round is still its last.
       const last = foldable && this.lastFold.get(key);
       if (last && this.rowRound.get(key) === last.round + 1 && last.fold.fold(foldable, params, types)) return { rows: [], rowCount: 0 };
@@ -154,7 +169,8 @@ export class WriteBatchingQueryable implements Queryable {
       this.rowRound.set(key, round + 1);
       // Later writes to a row looked up here must not run before this read.
       for (const k of read) this.rowRound.set(k, Math.max(this.rowRound.get(k) ?? 0, round + 1));
-      const insert = !foldable && row.lookups.length === 0 ? foldableInsert(sql) : undefined;
+      const insert = single && !foldable && row.lookups.length === 0 ? foldableInsert(sql) : undefined;
+      this.written?.keyedBy(row.table, columns);
       const fresh = this.written?.none(key) ?? false;
       this.written?.wrote(key);
       if (foldable || insert?.keyColumn === row.column) {
@@ -244,10 +260,20 @@ export class WriteBatchingQueryable implements Queryable {
     return !!types && types.length === params.length;
   }
 
+  private async rowKey(row: RowWrite, sql: string, types: string[]): Promise<RowKey[]> {
+    let key = this.facts.rowKeys.get(sql);
+    if (!key) {
+      const equalities = row.equalities.filter((e) => types[e.param] === 'text');
+      key = rowKey(row, equalities, equalities.length > 1 ? await this.uniqueIndexes(row.table) : []);
+      this.facts.rowKeys.set(sql, key);
+    }
+    return key;
+  }
+
   private async crossesRows(row: RowWrite, sql: string): Promise<boolean> {
     let crosses = this.facts.crossesRows.get(sql);
     if (crosses === undefined) {
-      crosses = crossesRows(row, sql, await this.uniqueIndexes(row.table));
+      crosses = crossesRows(row, this.facts.rowKeys.get(sql) ?? [row], sql, await this.uniqueIndexes(row.table));
       this.facts.crossesRows.set(sql, crosses);
     }
     return crosses;
@@ -293,14 +319,31 @@ function group(groups: Map<string, unknown[][]>, sql: string, params: unknown[])
 }
 
 /**
+ * The columns that tell the row a write touches, with their parameters: its key column alone,
+ * unless no unique index is that column alone and a unique index led by it has each of its
+ * columns held equal to a text parameter by the write (the conflict target, or the condition's
+ * `column = $n` terms): a composite primary key, such as an organization's members. Writes to
+ * different members of one organization then go into the same round, not one round each.
+ */
+function rowKey(row: RowWrite, equalities: RowKey[], uniques: string[][]): RowKey[] {
+  if (equalities.length < 2 || uniques.some((columns) => columns.length === 1 && columns[0] === row.column)) return [row];
+  const byColumn = new Map(equalities.map((e) => [e.column, e]));
+  const index = uniques.find((columns) => columns.length > 1 && columns[0] === row.column && columns.every((c) => byColumn.has(c)));
+  return index ? index.map((c) => byColumn.get(c)!) : [row];
+}
+
+/**
  * Writes to different rows commute unless a unique index spans them: a value one row gives up
  * may be taken by another, and which comes first decides whether that fails. A unique index led
- * by the key column is safe (rows sharing a key value keep their order); for any other, a row
- * write must neither delete, nor assign one of its columns, nor insert without naming the key's
- * conflict target (two rows inserting the same value then fail alike, in any order).
+ * by the key columns is safe (rows with different keys differ in it; rows sharing a key keep
+ * their order); for any other, a row write must neither delete, nor assign one of its columns,
+ * nor insert without naming the key's conflict target (two rows inserting the same value then
+ * fail alike, in any order).
  */
-function crossesRows(row: RowWrite, sql: string, uniques: string[][]): boolean {
-  const spanning = new Set(uniques.filter((columns) => columns[0] !== row.column).flat());
+function crossesRows(row: RowWrite, key: RowKey[], sql: string, uniques: string[][]): boolean {
+  const keyColumns = new Set(key.map((k) => k.column));
+  const ledByKey = (columns: string[]) => columns.length >= keyColumns.size && columns.slice(0, keyColumns.size).every((c) => keyColumns.has(c));
+  const spanning = new Set(uniques.filter((columns) => !ledByKey(columns)).flat());
   if (spanning.size === 0) return false;
   if (/^\s*DELETE\b/i.test(sql)) return true;
   if (/^\s*INSERT\b/i.test(sql) && !row.conflictTarget) return true;
@@ -347,6 +390,11 @@ interface RowWrite extends RowKey {
   conflictTarget?: boolean;
   /** Rows the write reads, each by one key parameter. */
   lookups: RowKey[];
+  /**
+   * The key column and parameter first, then every other column the write holds equal to a
+   * parameter: the rest of its conflict target, or its condition's other `column = $n` terms.
+   */
+  equalities: RowKey[];
 }
 
 interface RowKey {
@@ -359,7 +407,7 @@ interface RowKey {
 const UPDATE = /^\s*UPDATE\s+([\w.]+)(?:\s+(?:AS\s+)?\w+)?\s+SET\s[\s\S]*?\sWHERE\s+(?:\w+\.)?(\w+)\s*=\s*\$(\d+)(?=\s*$|\s+AND\s)/i;
 const DELETE = /^\s*DELETE\s+FROM\s+([\w.]+)(?:\s+(?:AS\s+)?\w+)?\s+WHERE\s+(?:\w+\.)?(\w+)\s*=\s*\$(\d+)(?=\s*$|\s+AND\s)/i;
 const INSERT = /^\s*INSERT\s+INTO\s+([\w.]+)(?:\s+AS\s+\w+)?\s*\(([^)]*)\)\s*VALUES\s*\(/i;
-const CONFLICT_TARGET = /\)\s*ON\s+CONFLICT\s*\(\s*(\w+)/i;
+const CONFLICT_TARGET = /\)\s*ON\s+CONFLICT\s*\(\s*(\w+(?:\s*,\s*\w+)*)\s*\)/i;
 /** A scalar subquery reading one row by key: `(SELECT expr FROM table WHERE column = $n)`, expr without parentheses. */
 const LOOKUP = /\(\s*SELECT\s+[^()]*?\sFROM\s+([\w.]+)\s+WHERE\s+(\w+)\s*=\s*\$(\d+)\s*\)/gi;
 
@@ -385,7 +433,15 @@ export function rowWrite(sql: string): RowWrite | undefined {
   if ((code.match(/\bFROM\b/gi)?.length ?? 0) > (/^\s*DELETE\b/i.test(code) ? 1 : 0)) return undefined;
   const update = UPDATE.exec(code) ?? DELETE.exec(code);
   if (update) {
-    return { table: update[1], column: update[2], param: Number(update[3]) - 1, lookups };
+    const key = { table: update[1], column: update[2], param: Number(update[3]) - 1 };
+    // No subquery is left: the first WHERE is the statement's, and its terms are joined by AND.
+    const condition = code.slice(code.search(/\sWHERE\s/i) + 6).split(/\s+AND\s+/i);
+    const equalities = [key];
+    for (const term of condition) {
+      const m = /^\s*(?:\w+\.)?(\w+)\s*=\s*\$(\d+)\s*$/.exec(term);
+      if (m && !equalities.some((e) => e.column === m[1])) equalities.push({ table: key.table, column: m[1], param: Number(m[2]) - 1 });
+    }
+    return { ...key, lookups, equalities };
   }
   const insert = INSERT.exec(code);
   if (!insert) return undefined;
@@ -393,13 +449,21 @@ export function rowWrite(sql: string): RowWrite | undefined {
   const values = insertValues(code);
   if (!values || values.exprs.length !== columns.length) return undefined;
   const target = CONFLICT_TARGET.exec(code.slice(values.end - 1));
-  const column = target ? target[1] : columns[0];
-  const expr = values.exprs[columns.indexOf(column)];
-  const param = expr !== undefined ? /^\$(\d+)$/.exec(expr) : null;
-  if (!param) return undefined;
+  // A conflict target that is not a list of columns (an expression's) keys nothing.
+  if (!target && /^\s*ON\s+CONFLICT\s*\(/i.test(code.slice(values.end))) return undefined;
+  const targetColumns = target ? target[1].split(',').map((c) => c.trim()) : [columns[0]];
+  const equalities: RowKey[] = [];
+  for (const column of targetColumns) {
+    const expr = values.exprs[columns.indexOf(column)];
+    const param = expr !== undefined ? /^\$(\d+)$/.exec(expr) : null;
+    if (!param) break;
+    equalities.push({ table: insert[1], column, param: Number(param[1]) - 1 });
+  }
+  if (equalities.length === 0) return undefined;
   // Only an ON CONFLICT clause may follow the row.
   if (!/^\s*(ON\s+CONFLICT\b[\s\S]*)?$/i.test(code.slice(values.end))) return undefined;
-  return { table: insert[1], column, param: Number(param[1]) - 1, conflictTarget: !!target, lookups };
+  // A target column that is no parameter leaves the key its leading columns (the first one at least).
+  return { ...equalities[0], conflictTarget: !!target, lookups, equalities };
 }
 
 const BATCH = 'quire_batch';
