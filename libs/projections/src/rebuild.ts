@@ -140,10 +140,7 @@ export async function rebuildProjections(opts: {
  * rebuild starts over), so the commit does not wait for the WAL flush.
  */
 function asyncCommitTransaction<T>(db: Db, fn: (tx: Queryable) => Promise<T>): Promise<T> {
-  return db.transaction(async (tx) => {
-    await tx.query(`SET LOCAL synchronous_commit = off`);
-    return fn(tx);
-  });
+  return db.transaction(fn, { asyncCommit: true });
 }
 
 /**

@@ -20,6 +20,15 @@ export interface QueryOptions {
   recompute?: boolean;
 }
 
+export interface TransactionOptions {
+  /**
+   * The commit does not wait for the WAL flush (synchronous_commit off for this transaction): for
+   * work a crash may lose, such as a rebuild's private tables before their swap. On PostgreSQL the
+   * setting travels with the BEGIN, in the same round trip.
+   */
+  asyncCommit?: boolean;
+}
+
 export interface Queryable {
   query<R = Record<string, any>>(sql: string, params?: unknown[], opts?: QueryOptions): Promise<QueryResult<R>>;
 }
@@ -32,7 +41,7 @@ export interface Db extends Queryable {
   readonly kind: 'postgres' | 'pglite';
   /** Runs a multi-statement script (DDL). */
   exec(sql: string): Promise<void>;
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, opts?: TransactionOptions): Promise<T>;
   /** Holds one connection for the callback (session-level advisory locks live on it). */
   withConnection<T>(fn: (conn: Queryable) => Promise<T>): Promise<T>;
   /** A connection kept until released: session-level advisory locks live on it. */

@@ -7,6 +7,7 @@ describe('PgDb transaction: queries sent without waiting', () => {
   let db: PgDb;
   let inFlight = 0;
   let mostInFlight = 0;
+  let calls = 0;
 
   beforeAll(async () => {
     database = await createTestDatabase('quire_pgdb');
@@ -16,6 +17,7 @@ describe('PgDb transaction: queries sent without waiting', () => {
     // pg's own queue held one, which is deprecated and goes in pg 9.
     const original = Client.prototype.query;
     jest.spyOn(Client.prototype, 'query').mockImplementation(function (this: Client, ...args: unknown[]) {
+      calls++;
       const result = (original as (...a: unknown[]) => unknown).apply(this, args);
       if (result instanceof Promise) {
         mostInFlight = Math.max(mostInFlight, ++inFlight);
@@ -65,5 +67,15 @@ describe('PgDb transaction: queries sent without waiting', () => {
     expect(outcomes).toEqual(['first ok', 'failing 23502', 'behind 25P02']);
     expect((await db.query<{ c: number }>('SELECT count(*)::int AS c FROM t')).rows[0].c).toBe(before);
     expect(mostInFlight).toBe(1);
+  });
+
+  it('asyncCommit: the transaction runs with synchronous_commit off, set in the round trip of its BEGIN', async () => {
+    calls = 0;
+    const inside = await db.transaction((tx) => tx.query<{ synchronous_commit: string }>('SHOW synchronous_commit'), { asyncCommit: true });
+    expect(inside.rows[0].synchronous_commit).toBe('off');
+    expect(calls).toBe(3);
+    // SET LOCAL: the connection goes back to the pool with its own setting.
+    const after = await Promise.all([1, 2].map(() => db.transaction((tx) => tx.query<{ synchronous_commit: string }>('SHOW synchronous_commit'))));
+    expect(after.map((r) => r.rows[0].synchronous_commit)).toEqual(['on', 'on']);
   });
 });

@@ -1,5 +1,5 @@
 import { Pool, PoolClient, types } from 'pg';
-import { Db, Queryable, QueryOptions, QueryResult } from './db';
+import { Db, Queryable, QueryOptions, QueryResult, TransactionOptions } from './db';
 
 const INT8 = 20;
 const NUMERIC = 1700;
@@ -33,11 +33,12 @@ export class PgDb implements Db {
     await this.pool.query(sql);
   }
 
-  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>, opts?: TransactionOptions): Promise<T> {
     const client = await this.pool.connect();
     const tx = wrap(client);
     try {
-      await tx.query('BEGIN');
+      // One simple-query script: the setting costs no round trip of its own.
+      await tx.query(opts?.asyncCommit ? 'BEGIN; SET LOCAL synchronous_commit = off' : 'BEGIN');
       const result = await fn(tx);
       // Behind anything `fn` sent without waiting for it (wrap keeps the order).
       await tx.query('COMMIT');

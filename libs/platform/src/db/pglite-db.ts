@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'async_hooks';
 import { PGlite, Transaction } from '@electric-sql/pglite';
-import { Db, Queryable, QueryResult } from './db';
+import { Db, Queryable, QueryResult, TransactionOptions } from './db';
 import { quoteIdent } from './pg-db';
 import { lockPgliteDir } from './pglite-lock';
 
@@ -45,11 +45,12 @@ export class PgliteDb implements Db {
     await this.pg.exec(sql);
   }
 
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, opts?: TransactionOptions): Promise<T> {
     const outer = this.current.getStore();
     if (outer) return fn(this);
-    return this.pg.transaction(async (tx) =>
-      this.current.run(tx, () => fn({
+    return this.pg.transaction(async (tx) => {
+      if (opts?.asyncCommit) await tx.query(`SET LOCAL synchronous_commit = off`);
+      return this.current.run(tx, () => fn({
         query: async <R>(sql: string, params?: unknown[]) => {
           const r = await tx.query<R>(sql, params as any[], this.options(params));
           return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
@@ -58,8 +59,8 @@ export class PgliteDb implements Db {
         exec: async (sql: string) => {
           await tx.exec(sql);
         },
-      } as Queryable)),
-    );
+      } as Queryable));
+    });
   }
 
   /**
