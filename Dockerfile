@@ -16,4 +16,5 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json ./
 EXPOSE 3000
-CMD ["node", "dist/apps/api/src/all-in-one.js"]
+# The API's V8 flags: see apps/api/src/node-flags.ts.
+CMD ["node", "--min-semi-space-size=64", "--max-semi-space-size=64", "dist/apps/api/src/all-in-one.js"]

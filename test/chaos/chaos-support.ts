@@ -1,10 +1,11 @@
 import { ChildProcess, spawn } from 'child_process';
-import { readFileSync } from 'fs';
+import { existsSync, readFileSync } from 'fs';
 import { createServer, IncomingMessage, request, Server, ServerResponse } from 'http';
 import { AddressInfo, createServer as createNetServer } from 'net';
 import { join } from 'path';
 import Redis from 'ioredis';
 import { QuireConfig } from '@quire/platform/config/config';
+import { API_NODE_FLAGS } from '../../apps/api/src/node-flags';
 
 const REPO_ROOT = join(__dirname, '../..');
 
@@ -88,6 +89,16 @@ export class WorkerProcess {
 }
 
 /**
+ * The V8 flags the checkout at `root` starts its API with (this one's by default): another checkout
+ * (a bench's baseline) is served as it would run, with none when it predates apps/api/src/node-flags.ts.
+ */
+function apiNodeFlags(root?: string): readonly string[] {
+  if (!root) return API_NODE_FLAGS;
+  const file = join(root, 'apps/api/src/node-flags.ts');
+  return existsSync(file) ? (require(file) as { API_NODE_FLAGS: readonly string[] }).API_NODE_FLAGS : [];
+}
+
+/**
  * A real process of `apps/api` alone (no projections: they run where the worker runs), on its own
  * port over the installation `config` names. `root` runs another checkout's API (a baseline).
  * `peakRssBytes` is the kernel's high-water mark of its resident memory (VmHWM).
@@ -122,7 +133,7 @@ export class ApiProcess {
     };
     // QUIRE_API_CPU_PROF=<dir>: the API writes a V8 CPU profile there when it exits.
     const profile = process.env.QUIRE_API_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.QUIRE_API_CPU_PROF}`] : [];
-    const child = spawn(process.execPath, [...profile, '-r', '@swc-node/register', 'apps/api/src/main.ts'], { cwd: this.opts.root ?? REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...apiNodeFlags(this.opts.root), ...profile, '-r', '@swc-node/register', 'apps/api/src/main.ts'], { cwd: this.opts.root ?? REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
     child.stdout!.on('data', (d) => (this.output = (this.output + d).slice(-20_000)));
     child.stderr!.on('data', (d) => (this.output = (this.output + d).slice(-20_000)));
