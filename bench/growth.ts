@@ -9,6 +9,7 @@ import { startTestQuire, TestQuire } from '../test/support/quire-app';
 import { recordImport } from './merge';
 import { SEARCHES } from './search';
 import { BenchRequest, LoadFigures, measureLoad, percentile } from './support/same-body-baseline';
+import { TimedClient } from './support/timed-client';
 
 /**
  * `npm run bench -- growth`: how reads and search hold up as an organization grows.
@@ -27,7 +28,8 @@ import { BenchRequest, LoadFigures, measureLoad, percentile } from './support/sa
  * connections for BENCH_SECONDS (10 s) after a 2 s warm-up, the installations interleaved figure
  * by figure, medians taken (p50 and p99 from every response's own time, to a fraction of a
  * millisecond: autocannon's histogram truncates a 2.9 ms p99 to 2); then space and org search,
- * one request at a time, a mix of queries (bench/search.ts's) BENCH_ITERATIONS (10) times after
+ * one request at a time from a process of its own (TimedClient: not this one, whose own GC pauses
+ * fell inside them), a mix of queries (bench/search.ts's) BENCH_ITERATIONS (10) times after
  * a warm-up pass (BENCH_SEARCH=0: not; BENCH_READS=0: search only), with the API process's CPU time
  * per search request (from /proc: what the host's load sways far less than latency).
  * Targets: page and site reads p99 within 20% of the 1-space p99; space search p99 < 30 ms; org
@@ -128,11 +130,16 @@ export async function run(): Promise<void> {
         for (const s of served) process.stdout.write(`    API RSS ${s.label}: ${mb(s.api.memory().rss).toFixed(0)} MB\n`);
       }
       if (SEARCH) {
-        for (let round = 1; round <= ROUNDS; round++) {
-          for (const s of served) {
-            s.searches.push(await searches(s.api, s.seeded));
-            report(`search round ${round}: ${s.label}`, s.searches[s.searches.length - 1]);
+        const client = new TimedClient();
+        try {
+          for (let round = 1; round <= ROUNDS; round++) {
+            for (const s of served) {
+              s.searches.push(await searches(s.api, client, s.seeded));
+              report(`search round ${round}: ${s.label}`, s.searches[s.searches.length - 1]);
+            }
           }
+        } finally {
+          client.close();
         }
       }
     } finally {
@@ -309,37 +316,28 @@ async function sequential(url: string, token: string | undefined, requests: Benc
   return { p50: percentile(samples, 0.5), p99: percentile(samples, 0.99) };
 }
 
-async function searches(api: ApiProcess, seeded: Seeded): Promise<Searches> {
+async function searches(api: ApiProcess, client: TimedClient, seeded: Seeded): Promise<Searches> {
   const { orgId, readerToken: token } = seeded;
   const { spaceId } = seeded.first;
   return {
-    spaceSearch: await latencies(api, token, (query) => `/v1/spaces/${spaceId}/search?query=${encodeURIComponent(query)}`),
-    orgSearch: await latencies(api, token, (query) => `/v1/orgs/${orgId}/search?query=${encodeURIComponent(query)}`),
+    spaceSearch: await latencies(api, client, token, (query) => `/v1/spaces/${spaceId}/search?query=${encodeURIComponent(query)}`),
+    orgSearch: await latencies(api, client, token, (query) => `/v1/orgs/${orgId}/search?query=${encodeURIComponent(query)}`),
   };
 }
 
-/** Sequential requests: each query once to warm up, then ITERATIONS rounds of the mix. */
-async function latencies(api: ApiProcess, token: string, path: (query: string) => string): Promise<Latency> {
-  const { url } = api;
-  const get = async (query: string) => {
-    const t0 = performance.now();
-    const res = await fetch(url + path(query), { headers: { authorization: `Bearer ${token}` } });
-    await res.arrayBuffer();
-    if (res.status !== 200) throw new Error(`search ${query}: ${res.status}`);
-    return performance.now() - t0;
-  };
-  for (const query of SEARCHES) await get(query);
+/**
+ * Sequential requests, sent and timed by `client` (a process of its own, see TimedClient): each
+ * query once to warm up, then ITERATIONS rounds of the mix.
+ */
+async function latencies(api: ApiProcess, client: TimedClient, token: string, path: (query: string) => string): Promise<Latency> {
+  const request = (query: string) => ({ url: api.url + path(query), headers: { authorization: `Bearer ${token}` } });
+  await client.times(SEARCHES.map(request));
+  const mix = Array.from({ length: ITERATIONS }, () => SEARCHES).flat();
   const cpu0 = api.cpuMs();
-  const samples: number[] = [];
-  const byQuery = new Map<string, number[]>();
-  for (let i = 0; i < ITERATIONS; i++) {
-    for (const query of SEARCHES) {
-      const ms = await get(query);
-      samples.push(ms);
-      byQuery.set(query, [...(byQuery.get(query) ?? []), ms]);
-    }
-  }
+  const samples = await client.times(mix.map(request));
   const apiCpuMs = (api.cpuMs() - cpu0) / samples.length;
+  const byQuery = new Map<string, number[]>();
+  mix.forEach((query, i) => byQuery.set(query, [...(byQuery.get(query) ?? []), samples[i]]));
   return { apiCpuMs, p50: percentile(samples, 0.5), p99: percentile(samples, 0.99), perQuery: [...byQuery].map(([k, xs]) => [k, percentile(xs, 0.5)]) };
 }
 
