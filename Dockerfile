@@ -17,4 +17,4 @@ COPY --from=build /app/dist ./dist
 COPY package.json ./
 EXPOSE 3000
 # The API's V8 flags: see apps/api/src/node-flags.ts.
-CMD ["node", "--min-semi-space-size=64", "--max-semi-space-size=64", "dist/apps/api/src/all-in-one.js"]
+CMD ["node", "--min-semi-space-size=16", "--max-semi-space-size=16", "dist/apps/api/src/all-in-one.js"]
