@@ -242,7 +242,3 @@ export function patchPostings(
   for (; f < fresh.length; f++) push(fresh[f]);
   return { keys: Uint32Array.from(keys), impacts: Float32Array.from(impacts), positions: positions.done().slice() };
 }
-
-export function toHex(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
-}
