@@ -1,22 +1,16 @@
-import { createTestDatabase, TestDatabase } from '@quire/test-support/databases';
+import { openDbOfKind } from '@quire/test-support/db-of-kind';
 import type { Db } from './db';
 import { binaryArray, PG_TYPE } from './binary-array';
-import { PgDb } from './pg-db';
-import { PgliteDb } from './pglite-db';
 
 describe.each(['postgres', 'pglite'] as const)('binary array parameters (%s)', (kind) => {
   let db: Db;
-  let database: TestDatabase | undefined;
+  let close: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    if (kind === 'postgres') {
-      database = await createTestDatabase('quire_binarray');
-      db = new PgDb(database.url);
-    } else db = await PgliteDb.open();
+    ({ db, close } = await openDbOfKind(kind, 'quire_binarray'));
   });
   afterAll(async () => {
-    await db.close();
-    await database?.drop();
+    await close?.();
   });
 
   it('a bytea[] of elements in their binary format, beside a parameter sent as text, inside a transaction', async () => {

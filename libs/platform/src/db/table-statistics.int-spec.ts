@@ -1,24 +1,18 @@
 import type { Db } from './db';
-import { PgDb } from './pg-db';
-import { PgliteDb } from './pglite-db';
-import { createTestDatabase, TestDatabase } from '../../../../test/support/databases';
+import { openDbOfKind } from '@quire/test-support/db-of-kind';
 import { statisticsOutgrown } from './table-statistics';
 
 describe.each(['postgres', 'pglite'] as const)('statisticsOutgrown (%s)', (kind) => {
   let db: Db;
-  let database: TestDatabase | undefined;
+  let close: (() => Promise<void>) | undefined;
   const insert = (from: number, count: number) => db.query(`INSERT INTO t (n) SELECT g FROM generate_series($1::int, $2::int) AS g`, [from, from + count - 1]);
 
   beforeEach(async () => {
-    if (kind === 'postgres') {
-      database = await createTestDatabase('quire_stats');
-      db = new PgDb(database.url);
-    } else db = await PgliteDb.open();
+    ({ db, close } = await openDbOfKind(kind, 'quire_stats'));
     await db.exec('CREATE TABLE t (n int)');
   });
   afterEach(async () => {
-    await db.close();
-    await database?.drop();
+    await close?.();
   });
 
   it('is true for a table never analyzed, or analyzed while empty', async () => {

@@ -1,8 +1,6 @@
 import type { Db } from '@quire/platform/db/db';
 import { binaryArray, PG_TYPE } from '@quire/platform/db/binary-array';
-import { PgDb } from '@quire/platform/db/pg-db';
-import { PgliteDb } from '@quire/platform/db/pglite-db';
-import { createTestDatabase, TestDatabase } from '@quire/test-support/databases';
+import { openDbOfKind } from '@quire/test-support/db-of-kind';
 import { buildTsvector, tsvectorOf } from './build-tsvector';
 import { textTokens } from './tokenize';
 
@@ -25,17 +23,13 @@ CASES[4].literal = `word:${Array.from({ length: 256 }, (_, i) => i + 1).join(','
 
 describe.each(['postgres', 'pglite'] as const)('binary tsvectors (%s)', (kind) => {
   let db: Db;
-  let database: TestDatabase | undefined;
+  let close: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    if (kind === 'postgres') {
-      database = await createTestDatabase('quire_tsv');
-      db = new PgDb(database.url);
-    } else db = await PgliteDb.open();
+    ({ db, close } = await openDbOfKind(kind, 'quire_tsv'));
   });
   afterAll(async () => {
-    await db.close();
-    await database?.drop();
+    await close?.();
   });
 
   it('are read by PostgreSQL as the equivalent literal is, one by one and as an array', async () => {
