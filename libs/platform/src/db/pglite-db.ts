@@ -70,16 +70,11 @@ export class PgliteDb implements Db {
    */
   private options(params?: unknown[]): { serializers: Record<number, (value: unknown) => string> } | undefined {
     if (!params?.some((p) => p instanceof Uint8Array)) return undefined;
-    const defaults = this.pg.serializers;
-    const serializers = new Proxy({} as Record<number, (value: unknown) => string>, {
-      get: (_, type) => (value: unknown) => {
-        if (value instanceof Uint8Array) return value as unknown as string;
-        const serialize = defaults[type as string];
-        return serialize ? serialize(value) : String(value);
-      },
-    });
-    return { serializers };
+    return (this.binaryParameters ??= { serializers: binaryPassingSerializers(() => this.pg.serializers) });
   }
+
+  /** The options of a query with a binary parameter, built once (they depend on no query). */
+  private binaryParameters?: { serializers: Record<number, (value: unknown) => string> };
 
   withConnection<T>(fn: (conn: Queryable) => Promise<T>): Promise<T> {
     return fn(this);
@@ -101,4 +96,18 @@ export class PgliteDb implements Db {
       await this.unlock?.();
     }
   }
+}
+
+/**
+ * PGlite's serializers (read at each call: PGlite adds array types' as it learns them), with a
+ * Uint8Array passed through as it is (sent in binary format).
+ */
+function binaryPassingSerializers(defaults: () => Record<number, (value: unknown) => string>): Record<number, (value: unknown) => string> {
+  return new Proxy({} as Record<number, (value: unknown) => string>, {
+    get: (_, type) => (value: unknown) => {
+      if (value instanceof Uint8Array) return value as unknown as string;
+      const serialize = defaults()[type as unknown as number];
+      return serialize ? serialize(value) : String(value);
+    },
+  });
 }
