@@ -1,8 +1,9 @@
-import { Db } from '@quire/platform/db/db';
+import { Db, Queryable } from '@quire/platform/db/db';
 import { PgDb } from '@quire/platform/db/pg-db';
 import { PgliteDb } from '@quire/platform/db/pglite-db';
 import { createTestDatabase, TestDatabase } from '@quire/test-support/databases';
-import { RowsWritten, rowWrite, ScriptQueryable, WriteBatchingQueryable } from './write-batching';
+import { scriptRunner } from './rebuild';
+import { RowsWritten, rowWrite, WriteBatchingQueryable } from './write-batching';
 
 const TABLE = `CREATE TABLE IF NOT EXISTS wb_rows (
   id text PRIMARY KEY, n int, big bigint, flag boolean, at timestamptz, tags text[], doc jsonb, bytes bytea, note text, counter int NOT NULL DEFAULT 0)`;
@@ -193,13 +194,7 @@ describe.each([
       const seenDirect = await db.transaction((tx) => applyWrites(tx));
       const direct = await contents(db);
       await db.exec(`DROP TABLE wb_rows; ${TABLE}`);
-      const seenBatched = await db.transaction(async (tx) => {
-        const exec = (tx as Partial<ScriptQueryable>).exec;
-        const batching = new WriteBatchingQueryable(tx, exec ? (sql) => exec.call(tx, sql) : async (sql) => void (await tx.query(sql)), 3);
-        const seen = await applyWrites(batching);
-        await batching.flush();
-        return seen;
-      });
+      const { result: seenBatched } = await batched(db, applyWrites, { maxStatements: 3 });
       expect(seenBatched).toBe(seenDirect);
       expect(await contents(db)).toEqual(direct);
       expect(direct).toHaveLength(4);
@@ -222,15 +217,7 @@ describe.each([
       const seenDirect = await db.transaction((tx) => applyRowWrites(tx));
       const direct = await rows();
       await db.exec(`DROP TABLE wb_rows; DROP TABLE wb_members; DROP TABLE wb_hosts; DROP TABLE wb_tree; ${ROUNDS_TABLES}`);
-      const scripts: string[] = [];
-      const seenBatched = await db.transaction(async (tx) => {
-        const exec = (tx as Partial<ScriptQueryable>).exec;
-        const run = exec ? (sql: string) => exec.call(tx, sql) : async (sql: string) => void (await tx.query(sql));
-        const batching = new WriteBatchingQueryable(tx, (sql) => (scripts.push(sql), run(sql)));
-        const seen = await applyRowWrites(batching);
-        await batching.flush();
-        return seen;
-      });
+      const { result: seenBatched, scripts } = await batched(db, applyRowWrites);
       expect(seenBatched).toBe(seenDirect);
       expect(await rows()).toEqual(direct);
       expect(direct.rows.length).toBeGreaterThan(2);
@@ -262,14 +249,7 @@ describe.each([
       await db.transaction(write);
       const direct = await members();
       await db.exec(`DROP TABLE wb_members; ${ROUNDS_TABLES}`);
-      const scripts: string[] = [];
-      await db.transaction(async (tx) => {
-        const exec = (tx as Partial<ScriptQueryable>).exec;
-        const run = exec ? (sql: string) => exec.call(tx, sql) : async (sql: string) => void (await tx.query(sql));
-        const batching = new WriteBatchingQueryable(tx, (sql) => (scripts.push(sql), run(sql)));
-        await write(batching);
-        await batching.flush();
-      });
+      const { scripts } = await batched(db, write);
       expect(await members()).toEqual(direct);
       expect(direct).toHaveLength(18);
       const statements = scripts.join(';\n').split(';\n').map((x) => x.trim());
@@ -293,14 +273,7 @@ describe.each([
       await db.transaction((tx) => applyFoldableWrites(tx));
       const direct = await rows();
       await db.exec(`DROP TABLE wb_rows; DROP TABLE wb_members; DROP TABLE wb_hosts; DROP TABLE wb_tree; ${ROUNDS_TABLES}`);
-      const scripts: string[] = [];
-      await db.transaction(async (tx) => {
-        const exec = (tx as Partial<ScriptQueryable>).exec;
-        const run = exec ? (sql: string) => exec.call(tx, sql) : async (sql: string) => void (await tx.query(sql));
-        const batching = new WriteBatchingQueryable(tx, (sql) => (scripts.push(sql), run(sql)));
-        await applyFoldableWrites(batching);
-        await batching.flush();
-      });
+      const { scripts } = await batched(db, applyFoldableWrites);
       expect(await rows()).toEqual(direct);
       expect(direct.tree).toHaveLength(5);
       // Folded: far fewer UPDATE statements reach the database than the 100-odd issued.
@@ -357,14 +330,7 @@ describe.each([
       await db.transaction((tx) => apply(tx));
       const direct = await nodes();
       await db.exec(`DROP TABLE wb_nodes; DROP TABLE wb_members; ${tables}`);
-      const scripts: string[] = [];
-      await db.transaction(async (tx) => {
-        const exec = (tx as Partial<ScriptQueryable>).exec;
-        const run = exec ? (sql: string) => exec.call(tx, sql) : async (sql: string) => void (await tx.query(sql));
-        const batching = new WriteBatchingQueryable(tx, (sql) => (scripts.push(sql), run(sql)));
-        await apply(batching);
-        await batching.flush();
-      });
+      const { scripts } = await batched(db, apply);
       expect(await nodes()).toEqual(direct);
       expect(direct.find((n: any) => n.id === 's1')?.resolved).toBe('comment');
       expect(direct.find((n: any) => n.id === 's2')?.resolved).toBe('review');
@@ -400,14 +366,7 @@ describe.each([
       await db.transaction((tx) => applyInsertFolds(tx, existing));
       const direct = await rows();
       await setUp();
-      const scripts: string[] = [];
-      await db.transaction(async (tx) => {
-        const exec = (tx as Partial<ScriptQueryable>).exec;
-        const run = exec ? (sql: string) => exec.call(tx, sql) : async (sql: string) => void (await tx.query(sql));
-        const batching = new WriteBatchingQueryable(tx, (sql) => (scripts.push(sql), run(sql)), undefined, undefined, undefined, empty ? new RowsWritten() : undefined);
-        await applyInsertFolds(batching, existing);
-        await batching.flush();
-      });
+      const { scripts } = await batched(db, (q) => applyInsertFolds(q, existing), { written: empty ? new RowsWritten() : undefined });
       expect(await rows()).toEqual(direct);
       expect(direct.rows).toHaveLength(6 + existing.filter((id) => !id.startsWith('new')).length);
       expect(direct.plain).toHaveLength(14);
@@ -427,3 +386,20 @@ describe.each([
     }
   });
 });
+
+/**
+ * Runs `write` in a transaction of `db` through a WriteBatchingQueryable (at most `maxStatements`
+ * held; `written`: tables a rebuild created empty) and answers what `write` returned and every
+ * script the batching sent.
+ */
+async function batched<T>(db: Db, write: (q: Queryable) => Promise<T>, opts: { maxStatements?: number; written?: RowsWritten } = {}): Promise<{ result: T; scripts: string[] }> {
+  const scripts: string[] = [];
+  const result = await db.transaction(async (tx) => {
+    const run = scriptRunner(tx);
+    const batching = new WriteBatchingQueryable(tx, (sql) => (scripts.push(sql), run(sql)), opts.maxStatements, undefined, undefined, opts.written);
+    const seen = await write(batching);
+    await batching.flush();
+    return seen;
+  });
+  return { result, scripts };
+}
