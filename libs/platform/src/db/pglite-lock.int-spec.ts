@@ -1,5 +1,5 @@
 import { ChildProcess, spawn, spawnSync } from 'child_process';
-import { mkdtempSync, rmSync } from 'fs';
+import { cpSync, mkdtempSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { PgliteDb } from './pglite-db';
@@ -27,9 +27,22 @@ function holdDatabase(dir: string): Promise<ChildProcess> {
 describe('embedded PGlite: one process per directory', () => {
   let dataDir: string;
   let holder: ChildProcess | undefined;
+  /**
+   * A database directory created once (PGlite's first open runs initdb, many seconds of it) and
+   * copied for each test, closed and unlocked: the tests are about who may open it, not its creation.
+   */
+  let template: string;
 
+  beforeAll(async () => {
+    template = join(mkdtempSync(join(tmpdir(), 'quire-lock-template-')), 'pglite');
+    await (await PgliteDb.open(template)).close();
+  });
+  afterAll(() => {
+    rmSync(join(template, '..'), { recursive: true, force: true });
+  });
   beforeEach(() => {
     dataDir = mkdtempSync(join(tmpdir(), 'quire-lock-'));
+    cpSync(template, join(dataDir, 'pglite'), { recursive: true });
   });
   afterEach(() => {
     holder?.kill('SIGKILL');
