@@ -1,5 +1,5 @@
 import { decodePostings, encodePositions, encodePostings, pagePosition, patchPostings, readPositions } from './postings';
-import { evaluate, PageMatch, Scores } from './page-candidates';
+import { bestPages, evaluate, PageMatch, Scores } from './page-candidates';
 
 describe('postings', () => {
   it('round-trips page keys and impacts through 8-byte records, at any byte offset', () => {
@@ -100,7 +100,45 @@ describe('page matches over postings', () => {
     expect(evaluate({ phrase: ['a', 'a', 'a'] }, twice).keys.length).toBe(0);
   });
 
+  it('finds a two-word phrase on every page where some position of the first is followed by one of the second', () => {
+    // Random pages (a seeded generator), large positions included: the walk of two lists against a brute-force check.
+    let seed = 7;
+    const random = (n: number) => ((seed = (seed * 48_271) % 2_147_483_647), seed % n);
+    const pages = Array.from({ length: 400 }, () =>
+      [0, 1].map(() => [...new Set(Array.from({ length: 1 + random(6) }, () => (random(4) === 0 ? 100_000 : 0) + random(40)))].sort((a, b) => a - b)),
+    );
+    const onePerPage = (lists: number[][]): Scores => {
+      const bytes = encodePositions(lists);
+      const { positions } = decodePostings(encodePostings(lists.map((_, i) => i + 1), lists.map(() => 0.5)), bytes);
+      return { ...list(lists.map((_, i) => [i + 1, 0.5])), positions: { rows: [bytes], row: new Uint32Array(lists.length), offset: positions!.offsets.subarray(0, lists.length) } };
+    };
+    const lists2 = new Map([
+      ['a', onePerPage(pages.map((p) => p[0]))],
+      ['b', onePerPage(pages.map((p) => p[1]))],
+    ]);
+    const expected = pages.flatMap(([a, b], i) => (a.some((p) => b.includes(p + 1)) ? [i + 1] : []));
+    expect(expected.length).toBeGreaterThan(20);
+    expect(expected.length).toBeLessThan(380);
+    expect([...evaluate({ phrase: ['a', 'b'] }, lists2).keys]).toEqual(expected);
+  });
+
   it('matches a prefix by the best of the lexemes it starts', () => {
     expect(scores({ prefix: 'buffer' })).toEqual({ 1: 0.9, 2: 0.25, 3: 0.1, 4: 0.75 });
+  });
+});
+
+describe('best pages', () => {
+  it('keeps the best by score, ties at the cut taken in key order, and counts every match', () => {
+    // Scores with many ties (a few distinct values), as impacts of generated pages have.
+    let seed = 11;
+    const random = (n: number) => ((seed = (seed * 48_271) % 2_147_483_647), seed % n);
+    const keys = Uint32Array.from({ length: 5_000 }, (_, i) => 3 * i + 1);
+    const scores = Float64Array.from(keys, () => random(40) / 8);
+    const reference = [...keys.keys()].sort((i, j) => scores[j] - scores[i] || keys[i] - keys[j]).slice(0, 200);
+    const best = bestPages({ keys, scores }, 200);
+    expect({ total: best.total, truncated: best.truncated }).toEqual({ total: 5_000, truncated: true });
+    expect([...best.keys].sort((a, b) => a - b)).toEqual(reference.map((i) => keys[i]).sort((a, b) => a - b));
+    expect(bestPages({ keys, scores }, 5_000)).toEqual({ keys: [...keys], total: 5_000, truncated: false });
+    expect(bestPages({ keys: keys.subarray(0, 3), scores: Float64Array.of(0.5, 0.9, 0.5) }, 1).keys).toEqual([4]);
   });
 });
