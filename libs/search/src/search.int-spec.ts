@@ -79,6 +79,17 @@ describe.each(KINDS)('search index and queries (%s)', (kind) => {
     expect(await paths('qwxzvbnm')).toEqual([]);
   });
 
+  it('corrects a typo only to words the searched spaces hold, closer words of other spaces left out', async () => {
+    // "cade", "cede" and "cide" are one edit from "cwde" as "cwxe" is, and as close by trigrams (they
+    // sort before it), but only another space holds them.
+    await h.createSpace('typo-elsewhere');
+    await h.publish('typo-elsewhere', { 'README.md': '# Elsewhere\n\nThe cade, the cede and the cide.\n' });
+    await h.createSpace('typo-here');
+    await h.publish('typo-here', { 'README.md': '# Here\n\nOnly cwxe lives here.\n' });
+    expect(await titles('cwde ', 'typo-here')).toEqual(['Here']);
+    expect(await titles('cwde ', 'typo-elsewhere')).toEqual(['Elsewhere']);
+  });
+
   it('finds the one page holding a misspelling first, above the many holding the word it stems like', async () => {
     // "managment" stems to "manag", as "management" does: without the exact spelling counting,
     // the welcome page ranked below every page about management.
