@@ -187,55 +187,55 @@ describe.each([
   }],
   ['PGlite', async () => ({ db: (await PgliteDb.open()) as Db, database: undefined as TestDatabase | undefined })],
 ])('WriteBatchingQueryable on %s', (_label, open) => {
+  // One database for the file's tests (a fresh PGlite took 13-19 s of this suite's time each,
+  // under load); each test starts from an empty schema, as it did on a database of its own.
+  let db: Db;
+  let database: TestDatabase | undefined;
+  beforeAll(async () => {
+    ({ db, database } = await open());
+  });
+  afterAll(async () => {
+    await db?.close();
+    await database?.drop();
+  });
+  beforeEach(() => db.exec(`DROP SCHEMA public CASCADE; CREATE SCHEMA public`));
+
   it('leaves the same rows as the statements run one by one with parameters', async () => {
-    const { db, database } = await open();
-    try {
-      await db.exec(TABLE);
-      const seenDirect = await db.transaction((tx) => applyWrites(tx));
-      const direct = await contents(db);
-      await db.exec(`DROP TABLE wb_rows; ${TABLE}`);
-      const { result: seenBatched } = await batched(db, applyWrites, { maxStatements: 3 });
-      expect(seenBatched).toBe(seenDirect);
-      expect(await contents(db)).toEqual(direct);
-      expect(direct).toHaveLength(4);
-    } finally {
-      await db.close();
-      await database?.drop();
-    }
+    await db.exec(TABLE);
+    const seenDirect = await db.transaction((tx) => applyWrites(tx));
+    const direct = await contents(db);
+    await db.exec(`DROP TABLE wb_rows; ${TABLE}`);
+    const { result: seenBatched } = await batched(db, applyWrites, { maxStatements: 3 });
+    expect(seenBatched).toBe(seenDirect);
+    expect(await contents(db)).toEqual(direct);
+    expect(direct).toHaveLength(4);
   });
 
   it('leaves the same rows as the statements run one by one when it runs many writes to the same rows set-based', async () => {
-    const { db, database } = await open();
     const rows = async () => ({
       rows: (await db.query(`SELECT id, n, big::text AS big, flag, at, tags, doc, note, counter FROM wb_rows ORDER BY id`)).rows,
       members: (await db.query(`SELECT * FROM wb_members ORDER BY org, member`)).rows,
       hosts: (await db.query(`SELECT * FROM wb_hosts ORDER BY id`)).rows,
       tree: (await db.query(`SELECT * FROM wb_tree ORDER BY id`)).rows,
     });
-    try {
-      await db.exec(ROUNDS_TABLES);
-      const seenDirect = await db.transaction((tx) => applyRowWrites(tx));
-      const direct = await rows();
-      await db.exec(`DROP TABLE wb_rows; DROP TABLE wb_members; DROP TABLE wb_hosts; DROP TABLE wb_tree; ${ROUNDS_TABLES}`);
-      const { result: seenBatched, scripts } = await batched(db, applyRowWrites);
-      expect(seenBatched).toBe(seenDirect);
-      expect(await rows()).toEqual(direct);
-      expect(direct.rows.length).toBeGreaterThan(2);
-      expect(direct.members.length).toBeGreaterThan(2);
-      expect(direct.tree.length).toBe(40);
-      // It did run writes set-based, lookups too: over unnested arrays, a parameter that is itself
-      // an array (wb_rows.tags) as the text of each array, cast back.
-      expect(scripts.join('\n')).toMatch(/INSERT INTO wb_rows [^;]*quire_batch\.p4::text\[\][^;]*FROM unnest\(/);
-      expect(scripts.join('\n')).toMatch(/UPDATE wb_rows SET counter = counter \+ quire_batch\.p2[^;]*FROM unnest\('[^;]*'::integer\[\]/);
-      expect(scripts.join('\n')).toMatch(/INSERT INTO wb_tree [^;]*SELECT chain FROM wb_tree WHERE id = quire_batch\.p2[^;]*FROM unnest\(/);
-    } finally {
-      await db.close();
-      await database?.drop();
-    }
+    await db.exec(ROUNDS_TABLES);
+    const seenDirect = await db.transaction((tx) => applyRowWrites(tx));
+    const direct = await rows();
+    await db.exec(`DROP TABLE wb_rows; DROP TABLE wb_members; DROP TABLE wb_hosts; DROP TABLE wb_tree; ${ROUNDS_TABLES}`);
+    const { result: seenBatched, scripts } = await batched(db, applyRowWrites);
+    expect(seenBatched).toBe(seenDirect);
+    expect(await rows()).toEqual(direct);
+    expect(direct.rows.length).toBeGreaterThan(2);
+    expect(direct.members.length).toBeGreaterThan(2);
+    expect(direct.tree.length).toBe(40);
+    // It did run writes set-based, lookups too: over unnested arrays, a parameter that is itself
+    // an array (wb_rows.tags) as the text of each array, cast back.
+    expect(scripts.join('\n')).toMatch(/INSERT INTO wb_rows [^;]*quire_batch\.p4::text\[\][^;]*FROM unnest\(/);
+    expect(scripts.join('\n')).toMatch(/UPDATE wb_rows SET counter = counter \+ quire_batch\.p2[^;]*FROM unnest\('[^;]*'::integer\[\]/);
+    expect(scripts.join('\n')).toMatch(/INSERT INTO wb_tree [^;]*SELECT chain FROM wb_tree WHERE id = quire_batch\.p2[^;]*FROM unnest\(/);
   });
 
   it("writes the rows of a composite key (an organization's members) in one statement per round, not one round per row sharing the key's first column", async () => {
-    const { db, database } = await open();
     const members = async () => (await db.query(`SELECT * FROM wb_members ORDER BY org, member`)).rows;
     const write = async (tx: { query(sql: string, params?: unknown[]): Promise<unknown> }) => {
       const set = `INSERT INTO wb_members (org, member, role) VALUES ($1, $2, $3) ON CONFLICT (org, member) DO UPDATE SET role = EXCLUDED.role`;
@@ -244,49 +244,37 @@ describe.each([
       // The same row again: a later round.
       await tx.query(set, ['o1', 'm1', 'review']);
     };
-    try {
-      await db.exec(ROUNDS_TABLES);
-      await db.transaction(write);
-      const direct = await members();
-      await db.exec(`DROP TABLE wb_members; ${ROUNDS_TABLES}`);
-      const { scripts } = await batched(db, write);
-      expect(await members()).toEqual(direct);
-      expect(direct).toHaveLength(18);
-      const statements = scripts.join(';\n').split(';\n').map((x) => x.trim());
-      // Round 1: the 20 rows; round 2: the two deletes, and the row set again.
-      expect(statements.filter((x) => x.startsWith('INSERT INTO wb_members'))).toHaveLength(2);
-      expect(statements.filter((x) => x.startsWith('DELETE FROM wb_members'))).toHaveLength(1);
-    } finally {
-      await db.close();
-      await database?.drop();
-    }
+    await db.exec(ROUNDS_TABLES);
+    await db.transaction(write);
+    const direct = await members();
+    await db.exec(`DROP TABLE wb_members; ${ROUNDS_TABLES}`);
+    const { scripts } = await batched(db, write);
+    expect(await members()).toEqual(direct);
+    expect(direct).toHaveLength(18);
+    const statements = scripts.join(';\n').split(';\n').map((x) => x.trim());
+    // Round 1: the 20 rows; round 2: the two deletes, and the row set again.
+    expect(statements.filter((x) => x.startsWith('INSERT INTO wb_members'))).toHaveLength(2);
+    expect(statements.filter((x) => x.startsWith('DELETE FROM wb_members'))).toHaveLength(1);
   });
 
   it('leaves the same rows as the statements run one by one when it folds successive updates of a row', async () => {
-    const { db, database } = await open();
     const rows = async () => ({
       rows: (await db.query(`SELECT id, n, big::text AS big, flag, at, tags, note, counter FROM wb_rows ORDER BY id`)).rows,
       tree: (await db.query(`SELECT * FROM wb_tree ORDER BY id`)).rows,
     });
-    try {
-      await db.exec(ROUNDS_TABLES);
-      await db.transaction((tx) => applyFoldableWrites(tx));
-      const direct = await rows();
-      await db.exec(`DROP TABLE wb_rows; DROP TABLE wb_members; DROP TABLE wb_hosts; DROP TABLE wb_tree; ${ROUNDS_TABLES}`);
-      const { scripts } = await batched(db, applyFoldableWrites);
-      expect(await rows()).toEqual(direct);
-      expect(direct.tree).toHaveLength(5);
-      // Folded: far fewer UPDATE statements reach the database than the 100-odd issued.
-      const updates = scripts.join('\n').match(/UPDATE wb_rows/g) ?? [];
-      expect(updates.length).toBeLessThan(40);
-    } finally {
-      await db.close();
-      await database?.drop();
-    }
+    await db.exec(ROUNDS_TABLES);
+    await db.transaction((tx) => applyFoldableWrites(tx));
+    const direct = await rows();
+    await db.exec(`DROP TABLE wb_rows; DROP TABLE wb_members; DROP TABLE wb_hosts; DROP TABLE wb_tree; ${ROUNDS_TABLES}`);
+    const { scripts } = await batched(db, applyFoldableWrites);
+    expect(await rows()).toEqual(direct);
+    expect(direct.tree).toHaveLength(5);
+    // Folded: far fewer UPDATE statements reach the database than the 100-odd issued.
+    const updates = scripts.join('\n').match(/UPDATE wb_rows/g) ?? [];
+    expect(updates.length).toBeLessThan(40);
   });
 
   it('holds a recomputation with the batch instead of ending the batch there, and leaves the same rows', async () => {
-    const { db, database } = await open();
     const tables = `
       CREATE TABLE IF NOT EXISTS wb_nodes (id text PRIMARY KEY, chain text[] NOT NULL, level text NOT NULL, resolved text NOT NULL);
       CREATE TABLE IF NOT EXISTS wb_members (org text NOT NULL, member text NOT NULL, role text NOT NULL, PRIMARY KEY (org, member))`;
@@ -325,33 +313,27 @@ describe.each([
         if (o === 2) await setLevel(`c${o}-a`, 'review');
       }
     };
-    try {
-      await db.exec(tables);
-      await db.transaction((tx) => apply(tx));
-      const direct = await nodes();
-      await db.exec(`DROP TABLE wb_nodes; DROP TABLE wb_members; ${tables}`);
-      const { scripts } = await batched(db, apply);
-      expect(await nodes()).toEqual(direct);
-      expect(direct.find((n: any) => n.id === 's1')?.resolved).toBe('comment');
-      expect(direct.find((n: any) => n.id === 's2')?.resolved).toBe('review');
-      const script = scripts.join('\n');
-      // One statement for all three organizations' members: the recomputations did not end the batch.
-      expect(script.match(/INSERT INTO wb_members/g)).toHaveLength(1);
-      // Each recomputation once, after the rows around it: one statement over the nodes whose level changed.
-      expect(script.match(/UPDATE wb_nodes n SET resolved/g)).toHaveLength(1);
-      expect(script).toMatch(/FROM unnest\('\{"c0","c1","c2","c2-a"\}'::text\[\]\) AS quire_batch\(p1\)\s+WHERE n\.chain @> ARRAY\[quire_batch\.p1\]/);
-      expect(script.lastIndexOf('INSERT INTO wb_nodes')).toBeLessThan(script.indexOf('UPDATE wb_nodes n SET resolved'));
-    } finally {
-      await db.close();
-      await database?.drop();
-    }
+    await db.exec(tables);
+    await db.transaction((tx) => apply(tx));
+    const direct = await nodes();
+    await db.exec(`DROP TABLE wb_nodes; DROP TABLE wb_members; ${tables}`);
+    const { scripts } = await batched(db, apply);
+    expect(await nodes()).toEqual(direct);
+    expect(direct.find((n: any) => n.id === 's1')?.resolved).toBe('comment');
+    expect(direct.find((n: any) => n.id === 's2')?.resolved).toBe('review');
+    const script = scripts.join('\n');
+    // One statement for all three organizations' members: the recomputations did not end the batch.
+    expect(script.match(/INSERT INTO wb_members/g)).toHaveLength(1);
+    // Each recomputation once, after the rows around it: one statement over the nodes whose level changed.
+    expect(script.match(/UPDATE wb_nodes n SET resolved/g)).toHaveLength(1);
+    expect(script).toMatch(/FROM unnest\('\{"c0","c1","c2","c2-a"\}'::text\[\]\) AS quire_batch\(p1\)\s+WHERE n\.chain @> ARRAY\[quire_batch\.p1\]/);
+    expect(script.lastIndexOf('INSERT INTO wb_nodes')).toBeLessThan(script.indexOf('UPDATE wb_nodes n SET resolved'));
   });
 
   it.each([
     ['rows there before, nothing known of the table', false],
     ['tables created empty, the rows written so far known (a rebuild)', true],
   ])('leaves the same rows as the statements run one by one when updates fold into the INSERT before them: %s', async (_case, empty) => {
-    const { db, database } = await open();
     const existing = empty ? [] : ['old0', 'old1', 'new3'];
     const rows = async () => ({
       rows: (await db.query(`SELECT id, n, big::text AS big, flag, at, tags, note, counter FROM wb_rows ORDER BY id`)).rows,
@@ -361,29 +343,24 @@ describe.each([
       await db.exec(`DROP TABLE IF EXISTS wb_rows; DROP TABLE IF EXISTS wb_plain; ${INSERT_FOLD_TABLES}`);
       for (const id of existing) await db.query(`INSERT INTO wb_rows (id, n, at, tags, note, counter) VALUES ($1, 7, '2026-01-05T00:00:00Z', '{t0}', 'before', 3)`, [id]);
     };
-    try {
-      await setUp();
-      await db.transaction((tx) => applyInsertFolds(tx, existing));
-      const direct = await rows();
-      await setUp();
-      const { scripts } = await batched(db, (q) => applyInsertFolds(q, existing), { written: empty ? new RowsWritten() : undefined });
-      expect(await rows()).toEqual(direct);
-      expect(direct.rows).toHaveLength(6 + existing.filter((id) => !id.startsWith('new')).length);
-      expect(direct.plain).toHaveLength(14);
-      const script = scripts.join('\n');
-      // The INSERT names the columns its updates assigned, and carries what they left.
-      expect(script).toMatch(/INSERT INTO wb_rows \(id, n, at, tags, counter, note\) SELECT/);
-      expect(script).toMatch(/INSERT INTO wb_plain \(id, label, at\) SELECT/);
-      expect(script).not.toMatch(/UPDATE wb_plain/);
-      // Updates for a row that was there run only where one may be: for the four rows inserted a
-      // second time, not for rows known to be new.
-      const updates = script.match(/UPDATE wb_rows SET counter = counter \+ [^,]+, n = n \+/g) ?? [];
-      if (empty) expect(updates.length).toBeLessThanOrEqual(4);
-      else expect(updates.length).toBeGreaterThan(0);
-    } finally {
-      await db.close();
-      await database?.drop();
-    }
+    await setUp();
+    await db.transaction((tx) => applyInsertFolds(tx, existing));
+    const direct = await rows();
+    await setUp();
+    const { scripts } = await batched(db, (q) => applyInsertFolds(q, existing), { written: empty ? new RowsWritten() : undefined });
+    expect(await rows()).toEqual(direct);
+    expect(direct.rows).toHaveLength(6 + existing.filter((id) => !id.startsWith('new')).length);
+    expect(direct.plain).toHaveLength(14);
+    const script = scripts.join('\n');
+    // The INSERT names the columns its updates assigned, and carries what they left.
+    expect(script).toMatch(/INSERT INTO wb_rows \(id, n, at, tags, counter, note\) SELECT/);
+    expect(script).toMatch(/INSERT INTO wb_plain \(id, label, at\) SELECT/);
+    expect(script).not.toMatch(/UPDATE wb_plain/);
+    // Updates for a row that was there run only where one may be: for the four rows inserted a
+    // second time, not for rows known to be new.
+    const updates = script.match(/UPDATE wb_rows SET counter = counter \+ [^,]+, n = n \+/g) ?? [];
+    if (empty) expect(updates.length).toBeLessThanOrEqual(4);
+    else expect(updates.length).toBeGreaterThan(0);
   });
 });
 
