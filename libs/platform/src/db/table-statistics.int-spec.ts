@@ -7,13 +7,15 @@ describe.each(['postgres', 'pglite'] as const)('statisticsOutgrown (%s)', (kind)
   let close: (() => Promise<void>) | undefined;
   const insert = (from: number, count: number) => db.query(`INSERT INTO t (n) SELECT g FROM generate_series($1::int, $2::int) AS g`, [from, from + count - 1]);
 
-  beforeEach(async () => {
+  // One database for the file's tests (a fresh one took several seconds each, a PGlite most);
+  // each test gets a table t of its own, with no statistics yet.
+  beforeAll(async () => {
     ({ db, close } = await openDbOfKind(kind, 'quire_stats'));
-    await db.exec('CREATE TABLE t (n int)');
   });
-  afterEach(async () => {
+  afterAll(async () => {
     await close?.();
   });
+  beforeEach(() => db.exec('DROP TABLE IF EXISTS t; CREATE TABLE t (n int)'));
 
   it('is true for a table never analyzed, or analyzed while empty', async () => {
     expect(await statisticsOutgrown(db, 't', 1000)).toBe(true);
