@@ -48,6 +48,7 @@ export class WorkerProcess {
       QUIRE_QUEUE_PREFIX: this.config.queuePrefix,
       DATA_DIR: this.config.dataDir,
       QUIRE_GIT_ALLOWED_HOSTS: this.config.gitAllowedHosts.join(','),
+      QUIRE_JOB_RETRY_DELAY_MS: String(this.config.jobRetryDelayMs),
       LOG_LEVEL: 'info',
       ...this.opts.env,
     };

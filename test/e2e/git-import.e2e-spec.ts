@@ -23,7 +23,9 @@ describe('git import (e2e: real git over HTTP, BullMQ worker)', () => {
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), 'quire-git-'));
     git = await startGitHttpServer({ root, auth: { private: { username: 'bot', password: PASSWORD } } });
-    q = await startTestQuire();
+    // An unreachable host is a transient failure, retried 4 times: after 50 ms doubling (0.75 s
+    // in all) rather than 1 s doubling (15 s waited out per such case).
+    q = await startTestQuire({ jobRetryDelayMs: 50 });
     owner = await q.createUser('Importer');
     orgId = (await q.http('POST', '/v1/orgs', { token: owner.token, body: { title: 'Import Org' } })).body.id;
   }, 60_000);

@@ -70,7 +70,7 @@ export class Runtime {
     const configuredPrefix = config.queuePrefix;
     config = { ...config, installationId, queuePrefix: installationQueuePrefix(configuredPrefix, installationId) };
     const jobs = redis
-      ? new JobQueues(redis, config.queuePrefix, (err, queue) => logger.warn({ queue, err: err.message }, 'job queue cannot reach Redis'), installationId)
+      ? new JobQueues(redis, config.queuePrefix, (err, queue) => logger.warn({ queue, err: err.message }, 'job queue cannot reach Redis'), installationId, config.jobRetryDelayMs)
       : undefined;
     if (redis && jobs && config.queuePrefixConfigured) await adoptConfiguredPrefix(redis, jobs, configuredPrefix, config, logger);
     return new Runtime(config, logger, db, store, projector, executor, readCaches, redis, contentStore, jobs);

@@ -48,4 +48,17 @@ describe('job queues (real Redis)', () => {
     await expect(queues.waitFor(QUEUES.gitImport, job, 5000)).rejects.toThrow(/ref not found/);
     expect(attempts).toBe(1);
   });
+
+  it('retries a transient failure after the delay it was given (QUIRE_JOB_RETRY_DELAY_MS), 1 s by default, doubling', async () => {
+    // Nothing works the git export queue here: the jobs stay waiting, their options as enqueued.
+    const quick = new JobQueues(redis, prefix, undefined, undefined, 50);
+    try {
+      const byDefault = await queues.enqueue(QUEUES.gitExport, jobIdFor('delay-default'), { spaceId: 's' });
+      const given = await quick.enqueue(QUEUES.gitExport, jobIdFor('delay-given'), { spaceId: 's' });
+      expect(byDefault.opts).toMatchObject({ attempts: 5, backoff: { type: 'exponential', delay: 1000 } });
+      expect(given.opts).toMatchObject({ attempts: 5, backoff: { type: 'exponential', delay: 50 } });
+    } finally {
+      await quick.close();
+    }
+  });
 });

@@ -26,12 +26,14 @@ export class JobQueues {
     private readonly onError: (err: Error, queue: QueueName) => void = () => undefined,
     /** Written into every job's data, so workers of another installation sharing the prefix leave it alone. */
     private readonly installationId?: string,
+    /** The first retry's delay (QUIRE_JOB_RETRY_DELAY_MS); each later one doubles it. */
+    private readonly retryDelayMs = 1000,
   ) {}
 
   queue(name: QueueName): Queue {
     let q = this.queues.get(name);
     if (!q) {
-      q = new Queue(name, { connection: this.connection, prefix: this.prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
+      q = new Queue(name, { connection: this.connection, prefix: this.prefix, defaultJobOptions: { ...DEFAULT_JOB_OPTIONS, backoff: { type: 'exponential', delay: this.retryDelayMs } } });
       q.on('error', (err) => {
         if (Date.now() - this.lastErrorLogged < 30_000) return;
         this.lastErrorLogged = Date.now();

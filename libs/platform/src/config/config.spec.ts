@@ -31,6 +31,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ QUIRE_IMPORT_MAX_BYTES: 'lots' })).toThrow(/QUIRE_IMPORT_MAX_BYTES/);
   });
 
+  it('retries a transient job failure after 1 s unless QUIRE_JOB_RETRY_DELAY_MS says otherwise', () => {
+    expect(loadConfig({}).jobRetryDelayMs).toBe(1000);
+    expect(loadConfig({ QUIRE_JOB_RETRY_DELAY_MS: '50' }).jobRetryDelayMs).toBe(50);
+    expect(() => loadConfig({ QUIRE_JOB_RETRY_DELAY_MS: '0' })).toThrow(/QUIRE_JOB_RETRY_DELAY_MS/);
+  });
+
   it('treats empty strings as unset', () => {
     expect(loadConfig({ DATABASE_URL: '' }).databaseUrl).toBeUndefined();
   });

@@ -59,6 +59,7 @@ const schema = z.object({
   QUIRE_ASK_MODEL_KEY: optional(z.string()),
   QUIRE_ASK_MODEL_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   QUIRE_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  QUIRE_JOB_RETRY_DELAY_MS: z.coerce.number().int().min(10).max(600_000).default(1000),
   QUIRE_RATE_LIMIT: z.coerce.number().int().min(0).default(0),
   QUIRE_AUTH_FAILURE_LIMIT: z.coerce.number().int().min(0).default(20),
   QUIRE_TRUST_PROXY: optional(trustProxy),
@@ -105,6 +106,8 @@ export interface QuireConfig {
   /** How long ask waits for the model before answering from the sources. */
   askModelTimeoutMs: number;
   commandTimeoutMs: number;
+  /** A job that failed transiently (an unreachable git host) is retried after this, then twice as long each time. */
+  jobRetryDelayMs: number;
   /** Memory (estimated) each API process gives to what it computed from revisions (apps/api/src/content/revision-cache.ts). */
   contentCacheBytes: number;
   rateLimitPerMinute: number;
@@ -157,6 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       : undefined,
     askModelTimeoutMs: e.QUIRE_ASK_MODEL_TIMEOUT_MS,
     commandTimeoutMs: e.QUIRE_COMMAND_TIMEOUT_MS,
+    jobRetryDelayMs: e.QUIRE_JOB_RETRY_DELAY_MS,
     contentCacheBytes: e.QUIRE_CONTENT_CACHE_MB * 1024 * 1024,
     rateLimitPerMinute: e.QUIRE_RATE_LIMIT,
     authFailureLimitPerMinute: e.QUIRE_AUTH_FAILURE_LIMIT,
