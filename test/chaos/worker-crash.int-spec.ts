@@ -81,15 +81,18 @@ describe('chaos: a worker killed in the middle of an import', () => {
     await first.kill();
     proxy.release();
 
-    // Its job lock outlives it (lockDuration, 60 s); expire it now rather than wait.
+    // Its job lock outlives it (lockDuration, 60 s), and the stalled-job check runs at most once
+    // per stalledInterval (30 s) across workers: expire both now rather than wait (as the merge
+    // chaos test does). The new worker's first check then marks the job, its next one hands it over.
     const redis = api.runtime.redis!;
     const jobId = jobIdFor(run.id);
     expect(await redis.del(`${api.runtime.config.queuePrefix}:${QUEUES.gitImport}:${jobId}:lock`)).toBe(1);
+    await redis.del(`${api.runtime.config.queuePrefix}:${QUEUES.gitImport}:stalled-check`);
     const second = new WorkerProcess(config);
     workers.push(second);
     await second.start();
 
-    // BullMQ's stalled-job check (every 30 s) moves the job back to wait; the second worker runs it.
+    // BullMQ's stalled-job check moves the job back to wait; the second worker runs it.
     const done = await until(
       'the import to complete',
       async () => {
