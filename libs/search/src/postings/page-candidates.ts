@@ -339,42 +339,16 @@ function followedOnce(a: Uint8Array, i: number, b: Uint8Array, j: number): boole
     leftB += (x & 0x7f) * shift;
     shift *= 128;
   } while (x >= 0x80);
-  // p: the last position read from a, plus one; q: the last read from b.
+  // p: the last position read from a, plus one; q: the last read from b. Each step reads the next
+  // position of the list behind (of both at the start), until they meet or one runs out.
   let p = 1;
   let q = 0;
-  let delta = 0;
-  shift = 1;
-  do {
-    x = a[i++];
-    delta += (x & 0x7f) * shift;
-    shift *= 128;
-  } while (x >= 0x80);
-  p += delta;
-  leftA--;
-  delta = 0;
-  shift = 1;
-  do {
-    x = b[j++];
-    delta += (x & 0x7f) * shift;
-    shift *= 128;
-  } while (x >= 0x80);
-  q += delta;
-  leftB--;
+  let readA = true;
+  let readB = true;
+  let delta;
   for (;;) {
-    if (q === p) return true;
-    if (q < p) {
-      if (leftB === 0) return false;
-      delta = 0;
-      shift = 1;
-      do {
-        x = b[j++];
-        delta += (x & 0x7f) * shift;
-        shift *= 128;
-      } while (x >= 0x80);
-      q += delta;
-      leftB--;
-    } else {
-      if (leftA === 0) return false;
+    if (readA) {
+      if (leftA-- === 0) return false;
       delta = 0;
       shift = 1;
       do {
@@ -383,8 +357,21 @@ function followedOnce(a: Uint8Array, i: number, b: Uint8Array, j: number): boole
         shift *= 128;
       } while (x >= 0x80);
       p += delta;
-      leftA--;
     }
+    if (readB) {
+      if (leftB-- === 0) return false;
+      delta = 0;
+      shift = 1;
+      do {
+        x = b[j++];
+        delta += (x & 0x7f) * shift;
+        shift *= 128;
+      } while (x >= 0x80);
+      q += delta;
+    }
+    if (q === p) return true;
+    readA = q > p;
+    readB = q < p;
   }
 }
 
