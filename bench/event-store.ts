@@ -1,3 +1,4 @@
+import { spawn } from 'child_process';
 import { randomUUID } from 'crypto';
 import { readFileSync } from 'fs';
 import { loadavg } from 'os';
@@ -16,6 +17,8 @@ import { liveTables, Projection } from '@quire/projections/projection';
 import { NewEvent } from '@quire/event-store/event-store.port';
 import { START } from '@quire/event-store/position';
 import { createTestDatabase, TEST_POSTGRES_URL } from '../test/support/databases';
+import { profiled } from './support/cpu-profile';
+import { WORKER_NODE_FLAGS } from '../apps/worker/src/node-flags';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 /** Interleaved rounds: each figure and its baseline run once per round; medians are reported. */
@@ -26,6 +29,7 @@ const REPLAY_EVENTS = Number(process.env.BENCH_REPLAY_EVENTS ?? 20_000);
 const ONLY = process.env.BENCH_ONLY;
 /** BENCH_DB=postgres or BENCH_DB=pglite runs one database's figures only. */
 const DB = process.env.BENCH_DB;
+// BENCH_CPU_PROFILE=<dir> writes a CPU profile of each replay (the rebuild alone) there (support/cpu-profile.ts).
 
 /**
  * QUIRE_BENCH_BASELINE_DIR=<checkout> (e.g. `git worktree add /tmp/base main`): that checkout's
@@ -195,7 +199,7 @@ async function rawReadRate(db: Db, n: number): Promise<number> {
  */
 async function replayRate(db: Db, store: SqlEventStore, n: number): Promise<number> {
   const started = Date.now();
-  await rebuildProjections({ db, store, projections: REPLAYED });
+  await profiled('replay', () => rebuildProjections({ db, store, projections: REPLAYED }));
   const rate = n / ((Date.now() - started) / 1000);
   await expectRows(db);
   return rate;
@@ -256,10 +260,34 @@ export async function run(): Promise<void> {
   process.stdout.write(`load at the end: ${loadavg().map((x) => x.toFixed(2)).join(' ')}\n`);
 }
 
+/**
+ * The replay figures come from a process of their own started as the processes that rebuild read
+ * models are (the worker's and the CLI's V8 flags, apps/worker/src/node-flags.ts), not from this
+ * one: both the rebuild and its baseline read run there.
+ */
 async function replayFigures(): Promise<void> {
+  const child = spawn(process.execPath, [...WORKER_NODE_FLAGS, '-r', '@swc-node/register', __filename], {
+    env: { ...process.env, BENCH_REPLAY_CHILD: '1' },
+    stdio: 'inherit',
+  });
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`the replay figures' process exited with ${code}`);
+}
+
+async function replayInThisProcess(): Promise<void> {
   // Replay runs in a database of its own: only the domain events the projections read.
   if (DB !== 'pglite') await replayOnPostgres();
   if (DB !== 'postgres') await replayOnPglite();
+}
+
+if (require.main === module && process.env.BENCH_REPLAY_CHILD) {
+  replayInThisProcess().then(
+    () => process.exit(0),
+    (err) => {
+      process.stderr.write(`${err?.stack ?? err}\n`);
+      process.exit(1);
+    },
+  );
 }
 
 async function replayOnPostgres(): Promise<void> {

@@ -6,6 +6,7 @@ import { join } from 'path';
 import Redis from 'ioredis';
 import { QuireConfig } from '@quire/platform/config/config';
 import { API_NODE_FLAGS } from '../../apps/api/src/node-flags';
+import { WORKER_NODE_FLAGS } from '../../apps/worker/src/node-flags';
 
 const REPO_ROOT = join(__dirname, '../..');
 
@@ -29,7 +30,7 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** A real process of `apps/worker` (BullMQ processors + projection runners), killable with SIGKILL. */
+/** A real process of `apps/worker` (BullMQ processors + projection runners) with the worker's V8 flags, killable with SIGKILL. */
 export class WorkerProcess {
   private child?: ChildProcess;
   private output = '';
@@ -54,7 +55,7 @@ export class WorkerProcess {
     };
     // QUIRE_WORKER_CPU_PROF=<dir>: the worker writes a V8 CPU profile there when it exits (benchmarks' worker side).
     const profile = process.env.QUIRE_WORKER_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.QUIRE_WORKER_CPU_PROF}`] : [];
-    const child = spawn(process.execPath, [...profile, '-r', '@swc-node/register', 'apps/worker/src/main.ts'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...WORKER_NODE_FLAGS, ...profile, '-r', '@swc-node/register', 'apps/worker/src/main.ts'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
     child.stdout!.on('data', (d) => (this.output += d));
     child.stderr!.on('data', (d) => (this.output += d));
