@@ -1,6 +1,7 @@
 import { jobIdFor } from '@quire/jobs/job-queues';
 import { QUEUES } from '@quire/jobs/queues';
 import { Job } from 'bullmq';
+import { connect } from 'net';
 import { startApi } from '../../apps/api/src/bootstrap';
 import { startTestQuire, TestQuire } from '../support/quire-app';
 
@@ -55,6 +56,28 @@ describe('HTTP plumbing: empty JSON bodies, malformed URLs, rate limit (e2e)', (
     const res = await q.http('GET', '/v1/spaces/%E0%A4%A', { token: owner.token });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: { code: 400, message: expect.stringContaining('Malformed URL') } });
+  });
+
+  it("answers what node's HTTP parser refuses (headers too large, a malformed request) with GitBook's error body", async () => {
+    const { port } = new URL(q.url);
+    const raw = (request: string) =>
+      new Promise<string>((resolve, reject) => {
+        let answer = '';
+        const socket = connect(Number(port), '127.0.0.1', () => socket.write(request));
+        socket.on('data', (d) => (answer += d));
+        socket.on('close', () => resolve(answer));
+        socket.on('error', reject);
+      });
+    const bodyOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
+    const tooLarge = await raw(`GET /v1/user HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${owner.token}\r\nX-Padding: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(tooLarge).toMatch(/^HTTP\/1\.1 431 /);
+    expect(tooLarge).toMatch(/\r\ncontent-type: application\/json/i);
+    expect(bodyOf(tooLarge)).toEqual({ error: { code: 431, message: expect.stringContaining('headers are larger than') } });
+    const malformed = await raw('GET /v1/user HTTP/1.1\r\nHost x\r\n\r\n');
+    expect(malformed).toMatch(/^HTTP\/1\.1 400 /);
+    expect(bodyOf(malformed)).toEqual({ error: { code: 400, message: 'Malformed HTTP request' } });
+    // The server goes on answering.
+    expect((await q.http('GET', '/v1/user', { token: owner.token })).status).toBe(200);
   });
 
   it("answers text PostgreSQL cannot store (NUL, half a surrogate pair) with GitBook's 400, in bodies and in URLs", async () => {

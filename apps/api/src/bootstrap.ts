@@ -7,7 +7,7 @@ import { randomBytes } from 'crypto';
 import type Redis from 'ioredis';
 import rateLimit from '@fastify/rate-limit';
 import { limitFailedAuthentication } from '@quire/platform/http/auth-failure-limit';
-import { addRequestCheck, frameworkErrors, jsonBodyParser, rateLimitOptions, refuseNulInUrl } from '@quire/platform/http/fastify-plumbing';
+import { addRequestCheck, clientErrors, frameworkErrors, jsonBodyParser, rateLimitOptions, refuseNulInUrl } from '@quire/platform/http/fastify-plumbing';
 import { QuireConfig } from '@quire/platform/config/config';
 import { PinoNestLogger } from '@quire/platform/logging/logger';
 import { Runtime, RuntimeOptions } from '@quire/infrastructure/runtime';
@@ -51,6 +51,7 @@ export async function startApi(
     // The official client does not encode slashes in page paths; they are one parameter.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2000 },
     frameworkErrors,
+    clientErrorHandler: clientErrors,
   } as any);
   const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRuntime(runtime, opts.extraModules?.(runtime) ?? []), adapter, {
     logger: new PinoNestLogger(runtime.logger),

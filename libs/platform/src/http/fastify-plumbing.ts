@@ -1,4 +1,6 @@
 import { createHash } from 'crypto';
+import { maxHeaderSize, STATUS_CODES } from 'http';
+import type { Duplex } from 'stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RateLimitPluginOptions } from '@fastify/rate-limit';
 
@@ -117,6 +119,30 @@ export function frameworkErrors(error: Error & { code?: string }, req: FastifyRe
   const badUrl = error.code === 'FST_ERR_BAD_URL';
   const status = badUrl ? 400 : ((error as { statusCode?: number }).statusCode ?? 400);
   sendGitbookError(reply, status, badUrl ? 'Malformed URL: it is not valid percent-encoding' : error.message);
+}
+
+/**
+ * Fastify's `clientErrorHandler`: what node's HTTP parser refuses before any route or hook sees
+ * the request (headers over its size limit, a malformed request line or header, a request that
+ * took too long to arrive) is answered in GitBook's error body too, and the connection closed, as
+ * Fastify's own handler does with a body of its own shape.
+ */
+export function clientErrors(err: Error & { code?: string }, socket: Duplex): void {
+  // A reset connection has nobody left to answer.
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, `The request's headers are larger than the ${Math.round(maxHeaderSize / 1024)} KB this server accepts`]
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'The request took too long to arrive']
+        : [400, 'Malformed HTTP request'];
+  if (socket.writable) {
+    const body = JSON.stringify(gitbookError(status, message));
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(err);
 }
 
 /** Liveness, readiness and Prometheus scrapes are never limited. */
