@@ -326,16 +326,18 @@ export class SearchQueries {
     // sections' ords and ranks; then read those sections' texts for the returned page of results
     // only. (Picking them by joining the results back to the hits cost a scan of every hit per
     // result: 5 of 10 ms of a space search returning 100 pages.) Each returned page comes as one
-    // row per section shown, in order (none when it has no texts): received as plain columns, not
-    // built into JSON, escaped and parsed again (100 pages, about 250 sections of 600 characters:
-    // 7.9 -> 7.1 ms a ranking statement, client side, over the space search mix).
+    // row per section shown, in order (a section without texts as a row of nulls): received as
+    // plain columns, not built into JSON, escaped and parsed again (100 pages, about 250 sections
+    // of 600 characters: 7.9 -> 7.1 ms a ranking statement, client side, over the space search
+    // mix). The page's own columns come on its first row only (null on the others), so that its
+    // title, path and ancestors are sent and parsed once, not once per section shown.
     const r = await this.db.query<{
       space_id: string;
       page_id: string;
-      title: string;
-      path: string;
-      description: string;
-      ancestors: string[];
+      title: string | null;
+      path: string | null;
+      description: string | null;
+      ancestors: string[] | null;
       page_match: boolean;
       score: number;
       total: number;
@@ -355,13 +357,15 @@ export class SearchQueries {
          SELECT b.space_id, b.page_id, b.g, b.page_match, b.ords, b.srs, (b.r + b.boost${exactBonus})::float8 AS score, count(*) OVER () AS total
            FROM best b${exact.length ? ' CROSS JOIN spread sp' : ''}),
        top AS (SELECT * FROM scored ${after} ORDER BY score DESC, space_id, page_id LIMIT ${p(limit + 1)})
-       SELECT top.space_id, top.page_id, top.page_match, top.score, top.total, p.title, p.path, p.description, p.ancestors,
+       SELECT top.space_id, top.page_id, top.page_match, top.score, top.total,
+              CASE WHEN sx.i = 1 THEN p.title END AS title, CASE WHEN sx.i = 1 THEN p.path END AS path,
+              CASE WHEN sx.i = 1 THEN p.description END AS description, CASE WHEN sx.i = 1 THEN p.ancestors END AS ancestors,
               sx.section_id, sx.section_title, sx.body, sx.section_score
          FROM top JOIN rm_search_pages p ON p.space_id = top.space_id AND p.page_id = top.page_id
-         LEFT JOIN LATERAL (
+         CROSS JOIN LATERAL (
            SELECT sh.i, x.section_id, x.title AS section_title, x.body, sh.r AS section_score
              FROM unnest(top.ords, top.srs) WITH ORDINALITY AS sh(ord, r, i)
-             JOIN rm_search_texts x ON x.space_id = top.space_id AND x.page_id = top.page_id AND x.ord = sh.ord) sx ON true
+             LEFT JOIN rm_search_texts x ON x.space_id = top.space_id AND x.page_id = top.page_id AND x.ord = sh.ord) sx
         ORDER BY top.score DESC, top.space_id, top.page_id, sx.i`,
       params,
     );
@@ -375,13 +379,14 @@ export class SearchQueries {
           more = true;
           break;
         }
+        // A page's first row (sx.i = 1: every ranked page has a best section) carries its columns.
         page = {
           spaceId: row.space_id,
           pageId: row.page_id,
-          title: row.title,
-          path: row.path,
-          description: row.description,
-          ancestors: row.ancestors,
+          title: row.title!,
+          path: row.path!,
+          description: row.description!,
+          ancestors: row.ancestors!,
           score: row.score,
           rank: firstRank + items.length,
           pageMatch: row.page_match,
