@@ -246,6 +246,7 @@ export class SearchQueries {
           break;
         }
         result = await this.rankPages(groups, queries, exact, mode, cursor, opts.limit, candidates);
+        // rankPages reads a round that goes on here for its number of results only (its items bare).
         if (!candidates.truncated || result.next) break;
         wanted = moreCandidates(wanted, cursor?.[4] ?? 0, result.items.length, opts.limit);
       }
@@ -331,6 +332,12 @@ export class SearchQueries {
     // of 600 characters: 7.9 -> 7.1 ms a ranking statement, client side, over the space search
     // mix). The page's own columns come on its first row only (null on the others), so that its
     // title, path and ancestors are sent and parsed once, not once per section shown.
+    // A round that `search` ranks again with more candidates (some left out, and no more than
+    // `limit` results) is read for its number of results only: one row per page, without its
+    // columns or texts ("timeout retry limit": 83 pages and their 81 KB of texts read, sent and
+    // dropped before ranking 307 candidates). Two branches, each whole under a one-time filter:
+    // the condition in the joins' ON clauses was checked row by row, after the lookups.
+    const shown = `(${p(!candidates.truncated)}::boolean OR (SELECT count(*) FROM top) > ${p(limit)})`;
     const r = await this.db.query<{
       space_id: string;
       page_id: string;
@@ -360,13 +367,16 @@ export class SearchQueries {
        SELECT top.space_id, top.page_id, top.page_match, top.score, top.total,
               CASE WHEN sx.i = 1 THEN p.title END AS title, CASE WHEN sx.i = 1 THEN p.path END AS path,
               CASE WHEN sx.i = 1 THEN p.description END AS description, CASE WHEN sx.i = 1 THEN p.ancestors END AS ancestors,
-              sx.section_id, sx.section_title, sx.body, sx.section_score
+              sx.section_id, sx.section_title, sx.body, sx.section_score, sx.i
          FROM top JOIN rm_search_pages p ON p.space_id = top.space_id AND p.page_id = top.page_id
          CROSS JOIN LATERAL (
            SELECT sh.i, x.section_id, x.title AS section_title, x.body, sh.r AS section_score
              FROM unnest(top.ords, top.srs) WITH ORDINALITY AS sh(ord, r, i)
              LEFT JOIN rm_search_texts x ON x.space_id = top.space_id AND x.page_id = top.page_id AND x.ord = sh.ord) sx
-        ORDER BY top.score DESC, top.space_id, top.page_id, sx.i`,
+        WHERE ${shown}
+       UNION ALL
+       SELECT space_id, page_id, page_match, score, total, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 1 FROM top WHERE NOT ${shown}
+        ORDER BY score DESC, space_id, page_id, i`,
       params,
     );
     const firstRank = cursor ? cursor[4] + 1 : 1;
