@@ -129,6 +129,9 @@ describe.each(KINDS)('search index and queries (%s)', (kind) => {
     expect(await titles('lasticsearch', 'typos')).toEqual(['Jobs']);
     expect(await titles('kubernetes jbos', 'typos')).toEqual(['Jobs']);
     expect(await titles('kubernetes apu', 'typos')).toEqual(['Jobs']);
+    // Two unknown words (one long, one short) corrected from one vocabulary lookup, and a word twice.
+    expect(await titles('kubernetse jbos', 'typos')).toEqual(['Jobs']);
+    expect(await titles('jbos jbos', 'typos')).toEqual(['Jobs']);
     expect(await titles('jbos', 'typos')).toEqual(['Jobs']);
     expect(await titles('xqzvw', 'typos')).toEqual([]);
   });

@@ -578,22 +578,9 @@ export class SearchQueries {
   private async corrections(terms: readonly QueryTerm[], groups: readonly Group[]): Promise<Map<string, string[]>> {
     const candidates = terms.filter((t): t is Extract<QueryTerm, { kind: 'word' }> => t.kind === 'word' && isVocabularyWord(t.word) && !this.isNoise(t.word));
     if (candidates.length === 0) return new Map();
-    const words = candidates.map((t) => t.word);
-    const knownWords = await this.heldWords(groups, candidates);
-    const unknown = words.filter((w) => !knownWords.has(w)).slice(0, MAX_CORRECTED_WORDS);
-    if (unknown.length === 0) return new Map();
     const out = new Map<string, string[]>();
-    for (const word of unknown) {
-      const short = word.length <= SHORT_WORD;
-      const spread = short ? 1 : 3;
-      // Like fuzzy matchers with a prefix length of one: a typo rarely hits the first letter.
-      const first = String.fromCodePoint(word.codePointAt(0)!);
-      const sameFirst = await this.db.query<{ term: string }>(
-        `SELECT term FROM rm_search_terms
-          WHERE term >= $1 AND term < $2 AND len BETWEEN $3 AND $4 ${short ? '' : 'AND trigrams && $5::text[]'}`,
-        [first, String.fromCodePoint(first.codePointAt(0)! + 1), word.length - spread, word.length + spread, ...(short ? [] : [trigrams(word)])],
-      );
-      let close = closeWords(word, sameFirst.rows.map((r) => r.term));
+    for (const [word, sameFirst] of await this.unknownWords(groups, candidates)) {
+      let close = closeWords(word, sameFirst);
       if (close.length === 0) {
         // The first letter wrong or missing: the words sharing most trigrams, of any letter.
         const grams = trigrams(word).filter((g) => !g.startsWith('^'));
@@ -615,6 +602,53 @@ export class SearchQueries {
       if (close.length) out.set(word, close.slice(0, CORRECTIONS_PER_WORD));
     }
     return out;
+  }
+
+  /**
+   * The first MAX_CORRECTED_WORDS of `words` that no page of the searched spaces holds (see
+   * `heldWords`), in order, each with the vocabulary words of its first letter and about its
+   * length (sharing a trigram with it unless it is short): one statement for what took one to
+   * find the unknown words and one more for each of them ("certficate": 7 round trips -> 6).
+   */
+  private async unknownWords(groups: readonly Group[], words: ReadonlyArray<{ word: string; prefix: boolean }>): Promise<Array<[string, string[]]>> {
+    // Like fuzzy matchers with a prefix length of one: a typo rarely hits the first letter.
+    const first = words.map(({ word }) => String.fromCodePoint(word.codePointAt(0)!));
+    const spread = words.map(({ word }) => (word.length <= SHORT_WORD ? 1 : 3));
+    // Each long word's trigrams, flattened with the word's index (its arrays are not of one length).
+    const grams = words.flatMap(({ word }, i) => (word.length <= SHORT_WORD ? [] : trigrams(word).map((g) => [i + 1, g] as const)));
+    const r = await this.db.query<{ i: number; term: string | null }>(
+      `WITH unknown AS MATERIALIZED (
+         SELECT x.i, x.first, x.next, x.shortest, x.longest,
+                (SELECT array_agg(g.gram) FROM unnest($7::int[], $8::text[]) AS g(i, gram) WHERE g.i = x.i) AS grams
+           FROM unnest($1::text[], $2::boolean[], $3::text[], $4::text[], $5::int[], $6::int[]) WITH ORDINALITY AS x(w, prefix, first, next, shortest, longest, i)
+          WHERE NOT CASE WHEN x.prefix
+                         THEN EXISTS (SELECT 1 FROM rm_search_postings p WHERE p.lexeme >= x.w AND p.lexeme < x.w || chr(1114111) AND p.space_key = ANY($9::int[]))
+                         ELSE EXISTS (SELECT 1 FROM rm_search_postings p WHERE p.lexeme = x.w AND p.space_key = ANY($9::int[])) END
+          ORDER BY x.i LIMIT ${MAX_CORRECTED_WORDS})
+       SELECT u.i::int AS i, t.term FROM unknown u
+         LEFT JOIN LATERAL (
+           SELECT term FROM rm_search_terms
+            WHERE term >= u.first AND term < u.next AND len BETWEEN u.shortest AND u.longest AND (u.grams IS NULL OR trigrams && u.grams)) t ON true
+        ORDER BY u.i`,
+      [
+        words.map((w) => w.word),
+        words.map((w) => w.prefix),
+        first,
+        first.map((f) => String.fromCodePoint(f.codePointAt(0)! + 1)),
+        words.map(({ word }, i) => word.length - spread[i]),
+        words.map(({ word }, i) => word.length + spread[i]),
+        grams.map(([i]) => i),
+        grams.map(([, g]) => g),
+        groups.flatMap((g) => g.spaceKeys),
+      ],
+    );
+    const out = new Map<number, string[]>();
+    for (const row of r.rows) {
+      let terms = out.get(row.i);
+      if (!terms) out.set(row.i, (terms = []));
+      if (row.term !== null) terms.push(row.term);
+    }
+    return [...out].map(([i, terms]) => [words[i - 1].word, terms]);
   }
 
   /** The words some page of the searched spaces holds (as a prefix: some word it starts). */
