@@ -27,6 +27,15 @@ describe('term matchers and snippets', () => {
     expect(snippet('line one\nline two', [])).toBe('line one line two');
   });
 
+  it('collapses every run of whitespace to one space, as /\\s+/ would, single spaces kept', () => {
+    expect(snippet('a b  c\td \n e\n\nf\u00a0g \u2003 h\u3000\ti   ', [])).toBe('a b c d e f g h i');
+    const chars = [' ', '  ', '\n', '\t', ' \n ', '\u00a0', '\u2003', 'x', 'yz'];
+    for (let i = 0; i < 2000; i++) {
+      const text = Array.from({ length: 1 + (i % 30) }, (_, k) => chars[(i * 7 + k * k * 13 + k) % chars.length]).join('');
+      expect(snippet(text, [], 1000)).toBe(text.replace(/\s+/g, ' ').trim());
+    }
+  });
+
   it('says whether the text matched along with its snippet, as countMatched would', () => {
     const m = termMatchers(parseQuery('installing 資料庫 '), lexemes);
     for (const text of ['The installer runs', 'reinstalling', '設定資料庫連線', '', 'nothing here']) {
