@@ -49,6 +49,11 @@ const CANDIDATES_SQL = (keys: string, shared: boolean) =>
      SELECT s.space_id, s.page_id, s.ord, s.tsv, c.title_tsv, c.title_words
        FROM candidates c
        CROSS JOIN LATERAL (SELECT s.space_id, s.page_id, s.ord, s.tsv FROM rm_search_sections s WHERE s.space_id = c.space_id AND s.page_id = c.page_id OFFSET 0) s)`;
+/**
+ * Ranking statement texts run by name at most (see `rankingName`): at about 400 KB each on the
+ * server, at most 6.4 MB for each connection of the pool.
+ */
+const NAMED_RANKINGS = 16;
 /** Ask ranks sections, not pages: a flat boost when the page title holds a question term. */
 const TITLE_BOOST = 0.3;
 /** A long CJK run in search: weight of the share of its chunks a section holds, bonus for all of it in order. */
@@ -164,6 +169,9 @@ const NOISE = new Set(
  * last resort. Keyset pagination over (score, space, page) carries the global rank along.
  */
 export class SearchQueries {
+  /** Ranking statements' names, by their text (see `rankingName`). */
+  private readonly rankingNames = new Map<string, string>();
+
   constructor(
     private readonly db: Queryable,
     private readonly stemmer = new Stemmer(),
@@ -338,21 +346,7 @@ export class SearchQueries {
     // dropped before ranking 307 candidates). Two branches, each whole under a one-time filter:
     // the condition in the joins' ON clauses was checked row by row, after the lookups.
     const shown = `(${p(!candidates.truncated)}::boolean OR (SELECT count(*) FROM top) > ${p(limit)})`;
-    const r = await this.db.query<{
-      space_id: string;
-      page_id: string;
-      title: string | null;
-      path: string | null;
-      description: string | null;
-      ancestors: string[] | null;
-      page_match: boolean;
-      score: number;
-      total: number;
-      section_id: string | null;
-      section_title: string;
-      body: string;
-      section_score: number;
-    }>(
+    const sql =
       `WITH ${CANDIDATES_SQL(keys, hits.length > 1)},
        hits AS MATERIALIZED (${hits.join(' UNION ALL ')}),
        best AS (
@@ -376,9 +370,22 @@ export class SearchQueries {
         WHERE ${shown}
        UNION ALL
        SELECT space_id, page_id, page_match, score, total, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 1 FROM top WHERE NOT ${shown}
-        ORDER BY score DESC, space_id, page_id, i`,
-      params,
-    );
+        ORDER BY score DESC, space_id, page_id, i`;
+    const r = await this.db.query<{
+      space_id: string;
+      page_id: string;
+      title: string | null;
+      path: string | null;
+      description: string | null;
+      ancestors: string[] | null;
+      page_match: boolean;
+      score: number;
+      total: number;
+      section_id: string | null;
+      section_title: string;
+      body: string;
+      section_score: number;
+    }>(sql, params, { name: this.rankingName(sql) });
     const firstRank = cursor ? cursor[4] + 1 : 1;
     const items: PageHit[] = [];
     let more = false;
@@ -412,6 +419,21 @@ export class SearchQueries {
       result.next = { page: encodeCursor([mode, last.score, last.spaceId, last.pageId, last.rank]) };
     }
     return result;
+  }
+
+  /**
+   * The name a ranking statement runs under (QueryOptions.name), for the first NAMED_RANKINGS texts
+   * this process builds, none for others. Named, PostgreSQL parses it once per connection and,
+   * after five runs, plans it no more once a generic plan is estimated no dearer (a ranking's order
+   * is total, so its results do not depend on the plan). Its text varies with the query's shape
+   * (exact words, terms, configurations, a cursor, all candidates or not: 7 texts for the growth
+   * bench's space search mix), and each one prepared holds about 400 KB on every connection that
+   * ran it: hence the bound.
+   */
+  private rankingName(sql: string): string | undefined {
+    let name = this.rankingNames.get(sql);
+    if (!name && this.rankingNames.size < NAMED_RANKINGS) this.rankingNames.set(sql, (name = `quire_search_rank_${this.rankingNames.size}`));
+    return name;
   }
 
   /**
