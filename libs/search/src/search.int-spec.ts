@@ -52,6 +52,17 @@ describe.each(KINDS)('search index and queries (%s)', (kind) => {
     expect((await search('systemd')).items[0]).toMatchObject({ path: 'guides/install/linux', ancestors: ['Guides', 'Installing Quire'] });
   });
 
+  it('serves two SearchQueries over one pool: their named statements never clash on a connection', async () => {
+    // Each names the first ranking text it builds; a connection that prepared a name for one text
+    // refuses it for another (node-postgres), and sequential queries get the same pooled connection.
+    const [a, b] = [new SearchQueries(h.db), new SearchQueries(h.db)];
+    const one = await a.searchSpace('docs', 'install', { limit: 20 });
+    const two = await b.searchSpace('docs', 'install guide', { limit: 20 });
+    expect(one.items.length).toBeGreaterThan(0);
+    expect((await a.searchSpace('docs', 'install guide', { limit: 20 })).items).toEqual(two.items);
+    expect((await b.searchSpace('docs', 'install', { limit: 20 })).items).toEqual(one.items);
+  });
+
   it('ranks pages whose title matches first and marks them as page results', async () => {
     const { items } = await search('elasticsearch');
     expect(items[0]).toMatchObject({ path: 'reference/elasticsearch', pageMatch: true });

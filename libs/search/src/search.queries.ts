@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 import { Queryable } from '@quire/platform/db/db';
 import { decodeCursor, encodeCursor, InvalidCursorError } from '@quire/platform/http/pagination';
 import { effectiveRankSql } from '@quire/read-models/permissions/access.sql';
@@ -430,11 +431,15 @@ export class SearchQueries {
    * is total, so its results do not depend on the plan). Its text varies with the query's shape
    * (exact words, terms, configurations, a cursor, all candidates or not: 7 texts for the growth
    * bench's space search mix), and each one prepared holds about 400 KB on every connection that
-   * ran it: hence the bound.
+   * ran it: hence the bound. The name is the text's digest, not a count: node-postgres refuses a
+   * name a connection prepared with another text, and two SearchQueries may share a pool.
    */
   private rankingName(sql: string): string | undefined {
     let name = this.rankingNames.get(sql);
-    if (!name && this.rankingNames.size < NAMED_RANKINGS) this.rankingNames.set(sql, (name = `quire_search_rank_${this.rankingNames.size}`));
+    if (!name && this.rankingNames.size < NAMED_RANKINGS) {
+      name = `quire_search_rank_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
+      this.rankingNames.set(sql, name);
+    }
     return name;
   }
 
