@@ -48,6 +48,45 @@ describe('Projector', () => {
     await projector.stop();
   });
 
+  it('runs the work a batch leaves for after its commit outside its transaction, once its checkpoint is announced, without failing the batch', async () => {
+    const seen: Array<{ counted: number; inTransaction: boolean }> = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const later: Projection = {
+      ...counter(),
+      async apply(event, tx, t, ctx) {
+        await counter().apply(event, tx, t);
+        ctx!.afterCommit(async (conn) => {
+          await held;
+          // Another session sees the batch's rows: committed. And no transaction is open here.
+          const r = await conn.query<{ n: number; xact: boolean }>(
+            `SELECT (SELECT n FROM rm_counter WHERE stream = $1) AS n, pg_current_xact_id_if_assigned() IS NOT NULL AS xact`,
+            [event.streamId],
+          );
+          seen.push({ counted: r.rows[0].n, inTransaction: r.rows[0].xact });
+          if (event.type === 'Poison') throw new Error('statistics failed');
+        });
+      },
+    };
+    const projector = started(new Projector(db, store, [later]));
+    await projector.prepare();
+    await projector.startObserving();
+    await projector.startRunning();
+    const { position } = await store.append('s9', [{ type: 'Counted', data: {} }], 'no_stream');
+    // The wait ends while the work is still held: readers do not wait for it.
+    await projector.waitFor(position, ['Counted'], 5000);
+    expect(seen).toEqual([]);
+    release();
+    await projector.afterCommitsDone();
+    expect(seen).toEqual([{ counted: 1, inTransaction: false }]);
+    // A failing piece of work is logged; the batch stays applied and the projection running.
+    const second = await store.append('s9', [{ type: 'Poison', data: {} }], 'any');
+    await projector.waitFor(second.position, ['Poison'], 5000);
+    await projector.afterCommitsDone();
+    expect(seen).toEqual([{ counted: 1, inTransaction: false }, { counted: 2, inTransaction: false }]);
+    expect((await projector.status())[0].status).toBe('running');
+  });
+
   it('runs each projection in one process only, and every process sees its checkpoint move', async () => {
     const a = started(new Projector(db, store, [counter()]));
     const b = started(new Projector(db, store, [counter()]));

@@ -2,7 +2,7 @@ import { Db, Queryable } from '@quire/platform/db/db';
 import { EventStore, RecordedEvent, Subscription } from '@quire/event-store/event-store.port';
 import { comparePositions, formatPosition, parsePosition, Position, START } from '@quire/event-store/position';
 import type { Logger } from '@quire/platform/logging/logger';
-import { liveTables, Projection } from './projection';
+import { ApplyContext, liveTables, Projection } from './projection';
 import { ProjectionRegistry } from './projection-registry';
 import { rebuildProjections } from './rebuild';
 
@@ -68,6 +68,10 @@ export class Projector {
   private stopped = false;
   /** Lock taking and resubscribing run one at a time. */
   private serial: Promise<unknown> = Promise.resolve();
+  /** Work committed batches left for after their commit (ApplyContext.afterCommit), one piece at a time. */
+  private afterCommits: Promise<void> = Promise.resolve();
+  /** The batch being applied, if any. */
+  private applying: Promise<unknown> = Promise.resolve();
   private readonly lockIntervalMs: number;
   private readonly batchSize: number;
   private readonly transientRetries: number;
@@ -219,7 +223,9 @@ export class Projector {
    * work runs in parallel. (PGlite, one connection, queues the transactions.)
    */
   private async applyBatch(events: RecordedEvent[], after: Position): Promise<void> {
-    const outcomes = await Promise.allSettled(this.activeNames().map((name) => this.applyBatchTo(name, events, after)));
+    const applying = Promise.allSettled(this.activeNames().map((name) => this.applyBatchTo(name, events, after)));
+    this.applying = applying;
+    const outcomes = await applying;
     // Infrastructure trouble: the subscription retries the batch once every transaction is over
     // (projections that committed skip what they already have).
     const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
@@ -239,10 +245,13 @@ export class Projector {
       const known = this.checkpoints.get(name) ?? START;
       if (comparePositions(last, known) <= 0) return;
       let failed: { event: RecordedEvent; err: unknown } | undefined;
+      // Left by this attempt only: a transaction rolled back takes its work with it.
+      const later: Array<(db: Queryable) => Promise<unknown>> = [];
+      const ctx: ApplyContext = { afterCommit: (work) => later.push(work) };
       const applyOne = async (event: RecordedEvent, tx: Queryable) => {
         if (!projection.handles.includes(event.type)) return;
         try {
-          await projection.apply(event, tx, liveTables);
+          await projection.apply(event, tx, liveTables, ctx);
         } catch (err) {
           failed = { event, err };
           throw err;
@@ -266,6 +275,7 @@ export class Projector {
           return next;
         });
         this.advance(name, committed);
+        for (const work of later) this.runAfterCommit(name, work);
         return;
       } catch (err) {
         if (failed && !isTransientError(failed.err)) {
@@ -279,6 +289,33 @@ export class Projector {
         this.logger?.warn({ projection: name, attempt: attempt + 1, err }, 'projector: transient error, retrying the batch');
         await delay(Math.min(50 * 2 ** attempt, 2000));
       }
+    }
+  }
+
+  /**
+   * Queued behind the work left before it, not awaited: readers were told of the checkpoint
+   * already, and the next batch need not wait for statistics either.
+   */
+  private runAfterCommit(name: string, work: (db: Queryable) => Promise<unknown>): void {
+    this.afterCommits = this.afterCommits
+      .then(() => work(this.db))
+      .then(
+        () => undefined,
+        (err) => this.logger?.warn({ projection: name, err }, 'projector: work after a commit failed'),
+      );
+  }
+
+  /**
+   * Resolves once the work that batches committed so far left for after their commit is done. A
+   * checkpoint may be announced (through its notification) before the batch's own runner has
+   * queued that work: the batch under way is waited for first.
+   */
+  async afterCommitsDone(): Promise<void> {
+    for (;;) {
+      const queued = this.afterCommits;
+      await this.applying;
+      await queued;
+      if (queued === this.afterCommits) return;
     }
   }
 
@@ -439,6 +476,7 @@ export class Projector {
     clearInterval(this.lockTimer);
     await this.serial;
     await this.subscription?.close();
+    await this.afterCommits;
     await this.stopListening?.();
     if (this.lockConnection) {
       await this.lockConnection.query(`SELECT pg_advisory_unlock_all()`).catch(() => undefined);

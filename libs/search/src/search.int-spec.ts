@@ -436,6 +436,8 @@ describe.each(KINDS)('search index and queries (%s)', (kind) => {
     files['SUMMARY.md'] = summary.join('\n') + '\n';
     await h.createSpace('large');
     await h.publish('large', files);
+    // Taken after the import's commit (see the next test): searchable before, analyzed now.
+    await h.projector.afterCommitsDone();
     const counted = await h.db.query<{ table: string; rows: number }>(
       `SELECT relname AS table, reltuples::float8 AS rows FROM pg_class
         WHERE relname IN ('rm_search_sections', 'rm_search_postings', 'rm_search_pages', 'rm_search_texts') ORDER BY relname`,
@@ -450,6 +452,46 @@ describe.each(KINDS)('search index and queries (%s)', (kind) => {
     expect(analyzed('rm_search_postings')).toEqual(expect.arrayContaining(['lexeme', 'space_key']));
     expect(analyzed('rm_search_pages')).toEqual(['key', 'page_id', 'space_id']);
     expect(analyzed('rm_search_texts')).toEqual(['ord', 'page_id', 'space_id']);
+  });
+
+  it('takes the statistics of a large import after its transaction, not inside it (the import is searchable without waiting for them)', async () => {
+    const files: Record<string, string> = { 'README.md': '# Later\n\nAn index of pages.\n' };
+    const summary = ['# Summary', '', '* [Later](README.md)'];
+    for (let i = 0; i < 520; i++) {
+      files[`l${i}.md`] = `# Later page ${i}\n\nA quokka rests.\n`;
+      summary.push(`* [Later page ${i}](l${i}.md)`);
+    }
+    files['SUMMARY.md'] = summary.join('\n') + '\n';
+    await h.createSpace('later');
+    const analyzed: Array<'inside' | 'after'> = [];
+    // Every statement the projector sends: inside one of its transactions, or on its own.
+    const db = h.db as any;
+    const { transaction, query } = db;
+    db.query = (sql: string, ...rest: unknown[]) => {
+      if (sql.startsWith('ANALYZE')) analyzed.push('after');
+      return query.call(h.db, sql, ...rest);
+    };
+    db.transaction = (fn: (tx: Queryable) => Promise<unknown>, ...rest: unknown[]) =>
+      transaction.call(
+        h.db,
+        (tx: Queryable) =>
+          fn({
+            query: (sql: string, ...args: unknown[]) => {
+              if (sql.startsWith('ANALYZE')) analyzed.push('inside');
+              return (tx.query as any)(sql, ...args);
+            },
+          }),
+        ...rest,
+      );
+    try {
+      await h.publish('later', files);
+      await h.projector.afterCommitsDone();
+    } finally {
+      db.transaction = transaction;
+      db.query = query;
+    }
+    expect(analyzed).toEqual(['after']);
+    expect((await h.queries.searchSpace('later', 'quokka', { limit: 5 })).count).toBe(520);
   });
 
   it('stems with the space language and re-indexes when it changes', async () => {

@@ -1,4 +1,4 @@
-import type { Projection, TableNamer } from '@quire/projections/projection';
+import type { ApplyContext, Projection, TableNamer } from '@quire/projections/projection';
 import type { Queryable } from '@quire/platform/db/db';
 import type { ContentStore } from '@quire/content/store';
 import type { RevisionCreated, SpaceCreated, SpaceRevisionChanged, SpaceUpdated } from '@quire/domain';
@@ -61,7 +61,7 @@ export const SEARCH_TABLES = [
 export function searchProjection(contentStore: ContentStore, opts: { onIndexed?: (spaceId: string, stats: IndexStats) => void } = {}): Projection {
   const indexer = new SpaceIndexer(contentStore, new Stemmer());
 
-  const syncSpace = async (tx: Queryable, t: TableNamer, spaceId: string, force = false) => {
+  const syncSpace = async (tx: Queryable, t: TableNamer, ctx: ApplyContext | undefined, spaceId: string, force = false) => {
     const r = await tx.query<{ key: number; config: string; live_revision: string | null; indexed_revision: string | null; pages: SearchablePage[] | null }>(
       `SELECT s.key, s.config, s.live_revision, s.indexed_revision, r.pages
          FROM ${t('rm_search_spaces')} s LEFT JOIN ${t('rm_search_revisions')} r ON r.space_id = s.space_id AND r.revision = s.live_revision
@@ -76,8 +76,12 @@ export function searchProjection(contentStore: ContentStore, opts: { onIndexed?:
     // would otherwise pick plans for empty tables. Only then: in a large index, ANALYZE samples
     // tens of thousands of tsvectors inside the projection's transaction (seconds, with every
     // import waiting), and statistics of 100,000 pages still describe 101,000.
+    // After the commit where the runner allows it: inside the transaction, the statement (70-140 ms
+    // after a 1,000-page import) was the last thing the import waited for before it was searchable,
+    // with node idle; what it samples is committed by then, so the statistics are the same.
     if (stats.sections >= ANALYZE_AFTER_SECTIONS && (await statisticsOutgrown(tx, t('rm_search_sections'), stats.sections))) {
-      await tx.query(analyzeStatement(t));
+      if (ctx) ctx.afterCommit((db) => db.query(analyzeStatement(t)));
+      else await tx.query(analyzeStatement(t));
     }
     opts.onIndexed?.(spaceId, stats);
     await tx.query(`UPDATE ${t('rm_search_spaces')} SET indexed_revision = $2 WHERE space_id = $1`, [spaceId, row.live_revision]);
@@ -147,7 +151,7 @@ export function searchProjection(contentStore: ContentStore, opts: { onIndexed?:
         trigrams text[] NOT NULL);
       CREATE INDEX rm_search_terms_trigrams ON ${t('rm_search_terms')} USING gin (trigrams);
     `,
-    async apply(event, tx, t) {
+    async apply(event, tx, t, ctx) {
       switch (event.type) {
         case 'SpaceCreated': {
           const d = event.data as SpaceCreated['data'];
@@ -157,7 +161,7 @@ export function searchProjection(contentStore: ContentStore, opts: { onIndexed?:
                live_revision = coalesce(${t('rm_search_spaces')}.live_revision, EXCLUDED.live_revision)`,
             [d.spaceId, d.organizationId, d.language ?? null, textSearchConfig(d.language), d.initialRevision],
           );
-          await syncSpace(tx, t, d.spaceId);
+          await syncSpace(tx, t, ctx, d.spaceId);
           break;
         }
         case 'SpaceUpdated': {
@@ -169,7 +173,7 @@ export function searchProjection(contentStore: ContentStore, opts: { onIndexed?:
             [d.spaceId, d.changes.language ?? null, config],
           );
           // Stems depend on the language: every section is rebuilt (from the blob cache).
-          if (r.rowCount > 0) await syncSpace(tx, t, d.spaceId, true);
+          if (r.rowCount > 0) await syncSpace(tx, t, ctx, d.spaceId, true);
           else await tx.query(`UPDATE ${t('rm_search_spaces')} SET language = $2 WHERE space_id = $1`, [d.spaceId, d.changes.language ?? null]);
           break;
         }
@@ -188,7 +192,7 @@ export function searchProjection(contentStore: ContentStore, opts: { onIndexed?:
             `INSERT INTO ${t('rm_search_revisions')} (space_id, revision, pages) VALUES ($2, $1, $3::jsonb) ON CONFLICT (space_id, revision) DO NOTHING`,
             [d.revision, d.spaceId, JSON.stringify(searchablePages(d.pages ?? []))],
           );
-          await syncSpace(tx, t, d.spaceId);
+          await syncSpace(tx, t, ctx, d.spaceId);
           break;
         }
         case 'SpaceRevisionChanged': {
@@ -198,7 +202,7 @@ export function searchProjection(contentStore: ContentStore, opts: { onIndexed?:
              ON CONFLICT (space_id) DO UPDATE SET live_revision = EXCLUDED.live_revision`,
             [d.spaceId, textSearchConfig(undefined), d.revision],
           );
-          await syncSpace(tx, t, d.spaceId);
+          await syncSpace(tx, t, ctx, d.spaceId);
           break;
         }
       }
