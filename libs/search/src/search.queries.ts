@@ -55,6 +55,13 @@ const CANDIDATES_SQL = (keys: string, shared: boolean) =>
  * server, at most 6.4 MB for each connection of the pool.
  */
 const NAMED_RANKINGS = 16;
+/**
+ * Whether some page of the spaces `keys` (an int[] expression) holds the word `x.w`, or a word it
+ * starts when `x.prefix`: the one test of heldWords and unknownWords.
+ */
+const HELD_SQL = (keys: string) => `CASE WHEN x.prefix
+       THEN EXISTS (SELECT 1 FROM rm_search_postings p WHERE p.lexeme >= x.w AND p.lexeme < x.w || chr(1114111) AND p.space_key = ANY(${keys}))
+       ELSE EXISTS (SELECT 1 FROM rm_search_postings p WHERE p.lexeme = x.w AND p.space_key = ANY(${keys})) END`;
 /** Ask ranks sections, not pages: a flat boost when the page title holds a question term. */
 const TITLE_BOOST = 0.3;
 /** A long CJK run in search: weight of the share of its chunks a section holds, bonus for all of it in order. */
@@ -650,9 +657,7 @@ export class SearchQueries {
          SELECT x.i, x.first, x.next, x.shortest, x.longest,
                 (SELECT array_agg(g.gram) FROM unnest($7::int[], $8::text[]) AS g(i, gram) WHERE g.i = x.i) AS grams
            FROM unnest($1::text[], $2::boolean[], $3::text[], $4::text[], $5::int[], $6::int[]) WITH ORDINALITY AS x(w, prefix, first, next, shortest, longest, i)
-          WHERE NOT CASE WHEN x.prefix
-                         THEN EXISTS (SELECT 1 FROM rm_search_postings p WHERE p.lexeme >= x.w AND p.lexeme < x.w || chr(1114111) AND p.space_key = ANY($9::int[]))
-                         ELSE EXISTS (SELECT 1 FROM rm_search_postings p WHERE p.lexeme = x.w AND p.space_key = ANY($9::int[])) END
+          WHERE NOT ${HELD_SQL('$9::int[]')}
           ORDER BY x.i LIMIT ${MAX_CORRECTED_WORDS})
        SELECT u.i::int AS i, t.term FROM unknown u
          LEFT JOIN LATERAL (
@@ -684,9 +689,7 @@ export class SearchQueries {
   private async heldWords(groups: readonly Group[], words: ReadonlyArray<{ word: string; prefix: boolean }>): Promise<Set<string>> {
     const r = await this.db.query<{ w: string }>(
       `SELECT x.w FROM unnest($1::text[], $2::boolean[]) AS x(w, prefix)
-        WHERE CASE WHEN x.prefix
-                   THEN EXISTS (SELECT 1 FROM rm_search_postings p WHERE p.lexeme >= x.w AND p.lexeme < x.w || chr(1114111) AND p.space_key = ANY($3::int[]))
-                   ELSE EXISTS (SELECT 1 FROM rm_search_postings p WHERE p.lexeme = x.w AND p.space_key = ANY($3::int[])) END`,
+        WHERE ${HELD_SQL('$3::int[]')}`,
       [words.map((w) => w.word), words.map((w) => w.prefix), groups.flatMap((g) => g.spaceKeys)],
     );
     return new Set(r.rows.map((x) => x.w));
