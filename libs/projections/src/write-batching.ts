@@ -1,6 +1,6 @@
 import { CopyQueryable, Queryable, QueryOptions, QueryResult } from '@quire/platform/db/db';
-import { FoldedInsert, FoldedUpdate, InsertedValue, foldableInsert, foldableUpdate, insertValues } from './update-folding';
-import { constantText, copyableInsert, copyLine } from './fresh-rows';
+import { FoldableInsert, FoldableUpdate, FoldedInsert, FoldedUpdate, InsertedValue, foldableInsert, foldableUpdate, insertValues } from './update-folding';
+import { constantText, CopyableInsert, copyableInsert, copyLine } from './fresh-rows';
 
 /** A transaction that can also run a multi-statement script (simple query protocol). */
 export interface ScriptQueryable extends Queryable {
@@ -20,6 +20,28 @@ export class StatementFacts {
   readonly crossesRows = new Map<string, boolean>();
   /** The columns (and their parameters) that tell a row write's row, by statement text (rowKey). */
   readonly rowKeys = new Map<string, RowKey[]>();
+  /** What each statement text is and how its writes are held, by statement text (plan). */
+  readonly plans = new Map<string, StatementPlan>();
+}
+
+/** A read (it runs what is held first), a write run alone, or a row write and how it is held. */
+type StatementPlan = 'read' | 'write' | RowWritePlan;
+
+interface RowWritePlan {
+  row: RowWrite;
+  /** The parameters' types, PostgreSQL's. */
+  types: string[];
+  rowKey: RowKey[];
+  /** The key columns, comma separated: how the writes key its table's rows. */
+  columns: string;
+  /** Each table the write keys (its own, and the tables it looks up in), by its key columns. */
+  keyed: { table: string; column: string }[];
+  /** An UPDATE that later updates of its row may fold into. */
+  foldable?: FoldableUpdate;
+  /** An INSERT that updates of its row may fold into. */
+  insert?: FoldableInsert;
+  /** An INSERT that COPY may write for a new row: its conflict target, if any, is its key. */
+  copied?: CopyableInsert;
 }
 
 /**
@@ -144,53 +166,49 @@ export class WriteBatchingQueryable implements Queryable {
       else this.recomputes.push({ sql, lists: new Map([[inlined, params]]) });
       return { rows: [], rowCount: 0 };
     }
-    const row = classify(sql);
-    if (row === 'read') {
+    const plan = this.facts.plans.get(sql) ?? (await this.plan(sql, params));
+    if (plan === 'read') {
       await this.flush();
       return this.tx.query<R>(sql, params);
     }
-    // Known after a statement text's first write: no await (a microtask per write) on the way.
-    const types = row !== 'write' && params.length > 0 ? (this.knownTypes.has(sql) ? this.knownTypes.get(sql) : await this.parameterTypes(sql)) : undefined;
-    const rowKey = row !== 'write' && types ? (this.facts.rowKeys.get(sql) ?? (await this.rowKey(row, sql, types))) : undefined;
-    if (
-      row !== 'write' &&
-      types &&
-      rowKey &&
-      types.length === params.length &&
-      rowKey.every((k) => types[k.param] === 'text' && params[k.param] != null) &&
-      row.lookups.every((l) => types[l.param] === 'text') &&
-      !(this.facts.crossesRows.get(sql) ?? (await this.crossesRows(row, sql)))
-    ) {
-      const columns = rowKey.length === 1 ? row.column : rowKey.map((k) => k.column).join(',');
-      const keyed = [{ table: row.table, column: columns }, ...row.lookups];
-      if (keyed.some((k) => (this.keyColumns.get(k.table) ?? k.column) !== k.column)) this.seal();
-      for (const k of keyed) this.keyColumns.set(k.table, k.column);
+    if (plan !== 'write' && plan.types.length === params.length && plan.rowKey.every((k) => params[k.param] != null)) {
+      const { row, rowKey, types, foldable } = plan;
+      for (const k of plan.keyed) {
+        if ((this.keyColumns.get(k.table) ?? k.column) !== k.column) {
+          this.seal();
+          break;
+        }
+      }
+      for (const k of plan.keyed) this.keyColumns.set(k.table, k.column);
       let key = `${row.table}\0${paramText(params[rowKey[0].param])}`;
       for (let i = 1; i < rowKey.length; i++) key += `\0${paramText(params[rowKey[i].param])}`;
-      const single = rowKey.length === 1;
-      const foldable = single && row.lookups.length === 0 ? foldableUpdate(sql, types) : undefined;
       // Nothing wrote or read the row since its last folded update: that round is still its last.
       const last = foldable && this.lastFold.get(key);
       if (last && this.rowRound.get(key) === last.round + 1 && last.fold.fold(foldable, params, types)) return { rows: [], rowCount: 0 };
       // After the last write to the row itself and to every row it looks up (a NULL key looks up nothing).
-      const read = row.lookups.filter((l) => params[l.param] != null).map((l) => `${l.table}\0${paramText(params[l.param])}`);
-      const round = Math.max(this.rowRound.get(key) ?? 0, ...read.map((k) => this.rowRound.get(k) ?? 0));
+      let round = this.rowRound.get(key) ?? 0;
+      const read: string[] = [];
+      for (const l of row.lookups) {
+        if (params[l.param] == null) continue;
+        const k = `${l.table}\0${paramText(params[l.param])}`;
+        read.push(k);
+        round = Math.max(round, this.rowRound.get(k) ?? 0);
+      }
       this.rowRound.set(key, round + 1);
       // Later writes to a row looked up here must not run before this read.
       for (const k of read) this.rowRound.set(k, Math.max(this.rowRound.get(k) ?? 0, round + 1));
-      const insert = single && !foldable && row.lookups.length === 0 ? foldableInsert(sql) : undefined;
-      this.written?.keyedBy(row.table, columns);
+      this.written?.keyedBy(row.table, plan.columns);
       const fresh = this.written?.none(key) ?? false;
       this.written?.wrote(key);
-      const copied = fresh && !foldable && !insert && this.copy && row.lookups.length === 0 ? copyableInsert(sql) : undefined;
-      if (foldable || insert?.keyColumn === row.column) {
-        const fold = foldable ? FoldedUpdate.start(foldable, params, types) : FoldedInsert.start(insert!, sql, params, types, fresh);
+      if (foldable || plan.insert) {
+        const fold = foldable ? FoldedUpdate.start(foldable, params, types) : FoldedInsert.start(plan.insert!, sql, params, types, fresh);
         (this.folds[round] ??= []).push(fold);
         this.lastFold.set(key, { fold, round });
-      } else if (copied && sameColumns(copied.conflictTarget ?? rowKey.map((k) => k.column), rowKey.map((k) => k.column))) {
+      } else if (fresh && plan.copied && this.copy) {
         // A new row: its conflict target (its key) matches none, so the INSERT writes just this row.
+        const { table, columns, values } = plan.copied;
         this.lastFold.delete(key);
-        this.holdCopy(round, copied.table, copied.columns, copied.values.map((v) => ('param' in v ? fieldText(params[v.param]) : v.text)));
+        this.holdCopy(round, table, columns, values.map((v) => ('param' in v ? fieldText(params[v.param]) : v.text)));
       } else {
         this.lastFold.delete(key);
         this.hold(round, sql, params);
@@ -266,13 +284,13 @@ export class WriteBatchingQueryable implements Queryable {
       for (const rows of this.copies[round]?.values() ?? []) this.script.push(rows);
       for (const groups of [pre[round], this.rounds[round]]) {
         for (const [sql, rows] of groups ?? []) {
-          this.script.push(rows.length === 1 ? inlineParams(sql, rows[0]) : setBased(sql, rows, this.knownTypes.get(sql)!));
+          this.script.push(rows.length === 1 ? inlineParams(sql, rows[0]) : setBased(sql, rows, this.typesOf(sql)));
         }
       }
     }
     for (const { sql, lists } of this.recomputes) {
       const rows = [...lists.values()];
-      this.script.push(rows.length === 1 ? inlineParams(sql, rows[0]) : setBased(sql, rows, this.knownTypes.get(sql)!));
+      this.script.push(rows.length === 1 ? inlineParams(sql, rows[0]) : setBased(sql, rows, this.typesOf(sql)));
     }
     this.recomputes = [];
     this.recomputed.clear();
@@ -287,6 +305,12 @@ export class WriteBatchingQueryable implements Queryable {
 
   private readonly knownTypes = new Map<string, string[] | undefined>();
 
+  /** The parameter types of a held statement: asked for on its way in (its plan), or rendered from folds. */
+  private typesOf(sql: string): string[] {
+    const plan = this.facts.plans.get(sql);
+    return (this.knownTypes.get(sql) ?? (typeof plan === 'object' ? plan.types : undefined))!;
+  }
+
   /** Whether recomputations of one text may run as one statement: its parameters are typed, and its assignments use none. */
   private async mergesRecomputes(sql: string, params: unknown[]): Promise<boolean> {
     if (params.length === 0 || !/\sWHERE\s/i.test(sql)) return false;
@@ -297,6 +321,46 @@ export class WriteBatchingQueryable implements Queryable {
     if (/\$\d/.test(head) || /\bFROM\b/i.test(outer)) return false;
     const types = this.knownTypes.has(sql) ? this.knownTypes.get(sql) : await this.parameterTypes(sql);
     return !!types && types.length === params.length;
+  }
+
+  /**
+   * What a statement text is (a read, a write run alone, or a row write and how it is held),
+   * learnt on its first write with `params` and kept in the facts: later writes of the text take
+   * one lookup and no await (a microtask per write) on the way.
+   */
+  private async plan(sql: string, params: unknown[]): Promise<StatementPlan> {
+    const row = classify(sql);
+    if (row === 'read' || row === 'write' || params.length === 0) return row === 'read' ? 'read' : 'write';
+    const types = await this.parameterTypes(sql);
+    let plan: StatementPlan = 'write';
+    const rowKey = types && (await this.rowKey(row, sql, types));
+    if (
+      types &&
+      rowKey &&
+      types.length === params.length &&
+      rowKey.every((k) => types[k.param] === 'text') &&
+      row.lookups.every((l) => types[l.param] === 'text') &&
+      !(await this.crossesRows(row, sql))
+    ) {
+      const columns = rowKey.length === 1 ? row.column : rowKey.map((k) => k.column).join(',');
+      const single = rowKey.length === 1 && row.lookups.length === 0;
+      const foldable = single ? foldableUpdate(sql, types) : undefined;
+      const insert = single && !foldable ? foldableInsert(sql) : undefined;
+      const copied = !foldable && !insert && row.lookups.length === 0 ? copyableInsert(sql) : undefined;
+      const keyColumns = rowKey.map((k) => k.column);
+      plan = {
+        row,
+        types,
+        rowKey,
+        columns,
+        keyed: [{ table: row.table, column: columns }, ...row.lookups],
+        foldable,
+        insert: insert?.keyColumn === row.column ? insert : undefined,
+        copied: copied && sameColumns(copied.conflictTarget ?? keyColumns, keyColumns) ? copied : undefined,
+      };
+    }
+    this.facts.plans.set(sql, plan);
+    return plan;
   }
 
   private async rowKey(row: RowWrite, sql: string, types: string[]): Promise<RowKey[]> {
