@@ -69,18 +69,20 @@ export async function rebuildProjections(opts: {
   };
   let next = read(position);
   // Each projection's tables are created in a transaction of its own, in parallel: creating a table
-  // and its unique indexes syncs each new index file, and those syncs then overlap.
+  // and its unique indexes syncs each new index file, and those syncs then overlap. A projection
+  // whose tables are there takes the first batch while the others' are still being created.
   await db.exec(`CREATE SCHEMA IF NOT EXISTS ${REBUILD_SCHEMA}`);
-  const deferred = await Promise.all(
-    projections.map((p) =>
-      asyncCommitTransaction(db, async (tx) => {
-        const tables = p.tables.map(rebuildTables);
-        const { schema, indexes } = withoutSecondaryIndexes(p.schema(rebuildTables));
-        await scriptRunner(tx)(tables.map((t) => `DROP TABLE IF EXISTS ${t} CASCADE;`).join('\n') + schema);
-        return [...indexes, ...(await deferIndexes(tx, tables))];
-      }),
-    ),
-  );
+  const created = projections.map((p) => {
+    const creating = asyncCommitTransaction(db, async (tx) => {
+      const tables = p.tables.map(rebuildTables);
+      const { schema, indexes } = withoutSecondaryIndexes(p.schema(rebuildTables));
+      await scriptRunner(tx)(tables.map((t) => `DROP TABLE IF EXISTS ${t} CASCADE;`).join('\n') + schema);
+      return [...indexes, ...(await deferIndexes(tx, tables))];
+    });
+    // Awaited by the first batch; one failing while another's is awaited must not go unhandled.
+    creating.catch(() => undefined);
+    return creating;
+  });
 
   const total = await counting;
   let applied = 0;
@@ -109,18 +111,24 @@ export async function rebuildProjections(opts: {
 
   for (;;) {
     const events = await next;
-    if (events.length === batchSize) next = read(events[events.length - 1].position);
+    const last = events.length < batchSize;
+    if (!last) next = read(events[events.length - 1].position);
     // Before the swap the rebuild tables are private: each projection takes the batch in its own
-    // transaction, in parallel (PGlite, one connection, queues them).
-    await Promise.all(projections.map((_, i) => asyncCommitTransaction(db, (tx) => applyTo(i, events, tx))));
-    const n = advance(events);
+    // transaction, in parallel (PGlite, one connection, queues them). One done with the last batch
+    // builds its secondary indexes, in a transaction of their own, while the others still apply it.
+    await Promise.all(
+      projections.map(async (_, i) => {
+        const indexes = await created[i];
+        await asyncCommitTransaction(db, (tx) => applyTo(i, events, tx));
+        if (last && indexes.length) await asyncCommitTransaction(db, (tx) => scriptRunner(tx)(indexes.map((x) => `${x};`).join('\n')));
+      }),
+    );
+    advance(events);
     const seconds = (Date.now() - started) / 1000;
     opts.onProgress?.({ projection: label, events: applied, total: Math.max(total, applied), eventsPerSecond: applied / Math.max(seconds, 0.001) });
-    if (n < batchSize) break;
+    if (last) break;
   }
 
-  // Each projection's secondary indexes are built in a transaction of their own, in parallel.
-  await Promise.all(deferred.filter((d) => d.length).map((d) => asyncCommitTransaction(db, (tx) => scriptRunner(tx)(d.map((x) => `${x};`).join('\n')))));
   await db.transaction(async (tx) => {
     await registry.lockAll(projections.map((p) => p.name), tx);
     while ((await applyBatch(tx, batchSize)) === batchSize);
