@@ -313,7 +313,7 @@ function parseInsert(sql: string): FoldableInsert | undefined {
   return { table: head[1], keyColumn, keyParam: key.param, doNothing: !!conflict, columns };
 }
 
-export type InsertedValue = Assignment | { kind: 'expression'; sql: string };
+type InsertedValue = Assignment | { kind: 'expression'; sql: string };
 
 /**
  * An INSERT and the updates of its row that followed it, as one INSERT of the row they leave.
@@ -377,16 +377,6 @@ export class FoldedInsert {
     for (const [column, a] of composed) values.set(column, a);
     this.values = values;
     return true;
-  }
-
-  /**
-   * The row it writes, when the row is known to be new (a rebuild's: no earlier row, no updates
-   * to run before it): each column and what it holds. COPY may write it (fresh-rows.ts).
-   */
-  freshRow(): { table: string; columns: string[]; values: InsertedValue[] } | undefined {
-    if (!this.fresh) return undefined;
-    const values = this.values ?? this.inserted();
-    return { table: this.insert.table, columns: [...values.keys()], values: [...values.values()] };
   }
 
   /** The INSERT (as it came when nothing folded into it), and the updates to run before it. */

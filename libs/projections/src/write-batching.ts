@@ -1,6 +1,5 @@
-import { CopyQueryable, Queryable, QueryOptions, QueryResult } from '@quire/platform/db/db';
-import { FoldableInsert, FoldableUpdate, FoldedInsert, FoldedUpdate, InsertedValue, foldableInsert, foldableUpdate, insertValues } from './update-folding';
-import { constantText, CopyableInsert, copyableInsert, copyLine } from './fresh-rows';
+import { Queryable, QueryOptions, QueryResult } from '@quire/platform/db/db';
+import { FoldableInsert, FoldableUpdate, FoldedInsert, FoldedUpdate, foldableInsert, foldableUpdate, insertValues } from './update-folding';
 
 /** A transaction that can also run a multi-statement script (simple query protocol). */
 export interface ScriptQueryable extends Queryable {
@@ -40,8 +39,6 @@ interface RowWritePlan {
   foldable?: FoldableUpdate;
   /** An INSERT that updates of its row may fold into. */
   insert?: FoldableInsert;
-  /** An INSERT that COPY may write for a new row: its conflict target, if any, is its key. */
-  copied?: CopyableInsert;
 }
 
 /**
@@ -121,12 +118,7 @@ const RETURNING = /\bRETURNING\b/i;
  * types from context exactly as it types unknown-typed parameters.
  */
 export class WriteBatchingQueryable implements Queryable {
-  /** What is ready to run, in order: statements, and rows to COPY into a table. */
-  private script: (string | CopyRows)[] = [];
-  /** Rows known to be new, for COPY, per round: by table and columns, their lines. */
-  private copies: Map<string, CopyRows>[] = [];
-  /** Loads new rows with COPY, when the rows written are known and the transaction can. */
-  private readonly copy?: CopyQueryable['copyFrom'];
+  private script: string[] = [];
   /** Row writes not yet rendered: per round, per statement text, the parameter lists. */
   private rounds: Map<string, unknown[][]>[] = [];
   /** Folded updates and inserts not yet rendered, per round. */
@@ -151,10 +143,7 @@ export class WriteBatchingQueryable implements Queryable {
     private readonly maxHeldRows = 10_000,
     /** Given for tables a rebuild created empty: which rows it has written. */
     private readonly written?: RowsWritten,
-  ) {
-    const copyFrom = (tx as Partial<CopyQueryable>).copyFrom;
-    if (written && copyFrom) this.copy = copyFrom.bind(tx);
-  }
+  ) {}
 
   async query<R = Record<string, any>>(sql: string, params: unknown[] = [], opts?: QueryOptions): Promise<QueryResult<R>> {
     if (opts?.recompute && /^\s*UPDATE\b/i.test(sql)) {
@@ -204,11 +193,6 @@ export class WriteBatchingQueryable implements Queryable {
         const fold = foldable ? FoldedUpdate.start(foldable, params, types) : FoldedInsert.start(plan.insert!, sql, params, types, fresh);
         (this.folds[round] ??= []).push(fold);
         this.lastFold.set(key, { fold, round });
-      } else if (fresh && plan.copied && this.copy) {
-        // A new row: its conflict target (its key) matches none, so the INSERT writes just this row.
-        const { table, columns, values } = plan.copied;
-        this.lastFold.delete(key);
-        this.holdCopy(round, table, columns, values.map((v) => ('param' in v ? fieldText(params[v.param]) : v.text)));
       } else {
         this.lastFold.delete(key);
         this.hold(round, sql, params);
@@ -224,18 +208,10 @@ export class WriteBatchingQueryable implements Queryable {
 
   async flush(): Promise<void> {
     this.seal();
-    const steps = this.script;
+    if (this.script.length === 0) return;
+    const script = this.script.join(';\n') + ';';
     this.script = [];
-    let statements: string[] = [];
-    for (const step of steps) {
-      if (typeof step === 'string') statements.push(step);
-      else {
-        if (statements.length) await this.runScript(statements.join(';\n') + ';');
-        statements = [];
-        await this.copy!(step.table, step.columns, step.lines.join(''));
-      }
-    }
-    if (statements.length) await this.runScript(statements.join(';\n') + ';');
+    await this.runScript(script);
   }
 
   private async push(statement: string): Promise<void> {
@@ -247,14 +223,6 @@ export class WriteBatchingQueryable implements Queryable {
     group((this.rounds[round] ??= new Map()), sql, params);
   }
 
-  private holdCopy(round: number, table: string, columns: readonly string[], fields: (string | null)[]): void {
-    const copies = (this.copies[round] ??= new Map());
-    const into = `${table}\0${columns.join(',')}`;
-    let rows = copies.get(into);
-    if (!rows) copies.set(into, (rows = { table, columns, lines: [] }));
-    rows.lines.push(copyLine(fields));
-  }
-
   /**
    * Renders the held rounds, in order, into the script (their types are known: they were asked for
    * on the way in, or folded). A folded INSERT's updates for a row that was already there run first
@@ -264,12 +232,6 @@ export class WriteBatchingQueryable implements Queryable {
     const pre: Map<string, unknown[][]>[] = [];
     for (const [round, folds] of this.folds.entries()) {
       for (const fold of folds ?? []) {
-        const fresh = this.copy && fold instanceof FoldedInsert ? fold.freshRow() : undefined;
-        const fields = fresh?.values.map(insertedText);
-        if (fresh && fields!.every((f) => f !== undefined)) {
-          this.holdCopy(round, fresh.table, fresh.columns, fields as (string | null)[]);
-          continue;
-        }
         const r: ReturnType<FoldedInsert['render']> = fold.render();
         if (r.pre) {
           this.knownTypes.set(r.pre.sql, r.pre.types);
@@ -279,9 +241,7 @@ export class WriteBatchingQueryable implements Queryable {
         this.hold(round, r.sql, r.params);
       }
     }
-    for (let round = 0; round < Math.max(this.rounds.length, this.copies.length); round++) {
-      // Rows of one round touch different rows: the new ones go first, loaded by COPY.
-      for (const rows of this.copies[round]?.values() ?? []) this.script.push(rows);
+    for (let round = 0; round < this.rounds.length; round++) {
       for (const groups of [pre[round], this.rounds[round]]) {
         for (const [sql, rows] of groups ?? []) {
           this.script.push(rows.length === 1 ? inlineParams(sql, rows[0]) : setBased(sql, rows, this.typesOf(sql)));
@@ -295,7 +255,6 @@ export class WriteBatchingQueryable implements Queryable {
     this.recomputes = [];
     this.recomputed.clear();
     this.rounds = [];
-    this.copies = [];
     this.folds = [];
     this.lastFold.clear();
     this.heldRows = 0;
@@ -330,7 +289,11 @@ export class WriteBatchingQueryable implements Queryable {
    */
   private async plan(sql: string, params: unknown[]): Promise<StatementPlan> {
     const row = classify(sql);
-    if (row === 'read' || row === 'write' || params.length === 0) return row === 'read' ? 'read' : 'write';
+    if (row === 'read' || row === 'write' || params.length === 0) {
+      const plan = row === 'read' ? 'read' : 'write';
+      this.facts.plans.set(sql, plan);
+      return plan;
+    }
     const types = await this.parameterTypes(sql);
     let plan: StatementPlan = 'write';
     const rowKey = types && (await this.rowKey(row, sql, types));
@@ -346,8 +309,6 @@ export class WriteBatchingQueryable implements Queryable {
       const single = rowKey.length === 1 && row.lookups.length === 0;
       const foldable = single ? foldableUpdate(sql, types) : undefined;
       const insert = single && !foldable ? foldableInsert(sql) : undefined;
-      const copied = !foldable && !insert && row.lookups.length === 0 ? copyableInsert(sql) : undefined;
-      const keyColumns = rowKey.map((k) => k.column);
       plan = {
         row,
         types,
@@ -356,7 +317,6 @@ export class WriteBatchingQueryable implements Queryable {
         keyed: [{ table: row.table, column: columns }, ...row.lookups],
         foldable,
         insert: insert?.keyColumn === row.column ? insert : undefined,
-        copied: copied && sameColumns(copied.conflictTarget ?? keyColumns, keyColumns) ? copied : undefined,
       };
     }
     this.facts.plans.set(sql, plan);
@@ -413,30 +373,6 @@ export class WriteBatchingQueryable implements Queryable {
     this.knownTypes.set(sql, types);
     return types;
   }
-}
-
-/** Rows for COPY into one table, under one list of columns. */
-interface CopyRows {
-  table: string;
-  columns: readonly string[];
-  /** COPY text-format lines (copyLine). */
-  lines: string[];
-}
-
-/** A parameter's text for COPY (as it would travel as a parameter), null for NULL. */
-function fieldText(value: unknown): string | null {
-  return value == null ? null : paramText(value);
-}
-
-/** What a folded INSERT's column holds, as COPY text; undefined when it is an expression to evaluate. */
-function insertedText(v: InsertedValue): string | null | undefined {
-  if (v.kind === 'value') return fieldText(v.value);
-  if (v.kind === 'constant') return constantText(v.sql);
-  return undefined;
-}
-
-function sameColumns(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((c) => b.includes(c));
 }
 
 function group(groups: Map<string, unknown[][]>, sql: string, params: unknown[]): void {

@@ -34,25 +34,6 @@ export interface Queryable {
 }
 
 /**
- * A transaction's queryable on either database: it also loads rows with `COPY ... FROM STDIN`
- * (PostgreSQL's text format: one row per line, fields separated by tabs, `\N` for NULL; see
- * copyField). Fewer server cycles per row than any INSERT: no statement to parse or plan.
- */
-export interface CopyQueryable extends Queryable {
-  copyFrom(table: string, columns: readonly string[], rows: string): Promise<void>;
-}
-
-/** The text of a COPY field: the value's text with backslash, tab, newline and carriage return escaped. */
-export function copyField(text: string): string {
-  return COPY_SPECIAL.test(text) ? text.replace(COPY_SPECIALS, (c) => COPY_ESCAPES[c]) : text;
-}
-
-export const COPY_NULL = '\\N';
-const COPY_SPECIAL = /[\\\t\n\r]/;
-const COPY_SPECIALS = /[\\\t\n\r]/g;
-const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
-
-/**
  * The one database port used by the event store and the read models: PostgreSQL through a
  * `pg` pool, or embedded PGlite. Both speak the same SQL.
  */
@@ -60,7 +41,7 @@ export interface Db extends Queryable {
   readonly kind: 'postgres' | 'pglite';
   /** Runs a multi-statement script (DDL). */
   exec(sql: string): Promise<void>;
-  transaction<T>(fn: (tx: CopyQueryable) => Promise<T>, opts?: TransactionOptions): Promise<T>;
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, opts?: TransactionOptions): Promise<T>;
   /** Holds one connection for the callback (session-level advisory locks live on it). */
   withConnection<T>(fn: (conn: Queryable) => Promise<T>): Promise<T>;
   /** A connection kept until released: session-level advisory locks live on it. */

@@ -1,7 +1,5 @@
-import { finished } from 'stream/promises';
 import { Pool, PoolClient, types } from 'pg';
-import { from as copyFromStdin } from 'pg-copy-streams';
-import { CopyQueryable, Db, Queryable, QueryOptions, QueryResult, TransactionOptions } from './db';
+import { Db, Queryable, QueryOptions, QueryResult, TransactionOptions } from './db';
 
 const INT8 = 20;
 const NUMERIC = 1700;
@@ -35,7 +33,7 @@ export class PgDb implements Db {
     await this.pool.query(sql);
   }
 
-  async transaction<T>(fn: (tx: CopyQueryable) => Promise<T>, opts?: TransactionOptions): Promise<T> {
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>, opts?: TransactionOptions): Promise<T> {
     const client = await this.pool.connect();
     const tx = wrap(client);
     try {
@@ -89,37 +87,28 @@ export class PgDb implements Db {
 }
 
 /**
- * One connection's queries (and COPYs), run one after another in the order they are made. A
- * caller may send a query without waiting for it and go on computing (the search indexer's
- * writes): the next one starts when it is done, as before, but queued here rather than in pg's
- * Client, whose own queue is deprecated (it goes in pg 9). A failed query does not stop the ones
- * behind it; inside a transaction they then fail as PostgreSQL's aborted transaction says.
+ * One connection's queries, run one after another in the order they are made. A caller may send
+ * a query without waiting for it and go on computing (the search indexer's writes): the next one
+ * starts when it is done, as before, but queued here rather than in pg's Client, whose own queue
+ * is deprecated (it goes in pg 9). A failed query does not stop the ones behind it; inside a
+ * transaction they then fail as PostgreSQL's aborted transaction says.
  */
-function wrap(client: PoolClient): CopyQueryable {
+function wrap(client: PoolClient): Queryable {
   let tail: Promise<unknown> | undefined;
-  const inTurn = <T>(run: () => Promise<T>): Promise<T> => {
-    const sent = tail ? tail.then(run, run) : run();
-    const done: Promise<unknown> = sent.then(
-      () => undefined,
-      () => undefined,
-    );
-    tail = done;
-    void done.then(() => {
-      if (tail === done) tail = undefined;
-    });
-    return sent;
-  };
   return {
     async query<R>(sql: string, params?: unknown[]) {
-      const r = await inTurn(() => client.query(sql, params as any[]));
-      return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
-    },
-    copyFrom(table: string, columns: readonly string[], rows: string) {
-      return inTurn(async () => {
-        const stream = client.query(copyFromStdin(`COPY ${table} (${columns.join(', ')}) FROM STDIN`));
-        stream.end(rows);
-        await finished(stream);
+      const run = () => client.query(sql, params as any[]);
+      const sent = tail ? tail.then(run, run) : run();
+      const done: Promise<unknown> = sent.then(
+        () => undefined,
+        () => undefined,
+      );
+      tail = done;
+      void done.then(() => {
+        if (tail === done) tail = undefined;
       });
+      const r = await sent;
+      return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
     },
   };
 }

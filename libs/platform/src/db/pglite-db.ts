@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'async_hooks';
 import { PGlite, Transaction } from '@electric-sql/pglite';
-import { CopyQueryable, Db, Queryable, QueryResult, TransactionOptions } from './db';
+import { Db, Queryable, QueryResult, TransactionOptions } from './db';
 import { quoteIdent } from './pg-db';
 import { lockPgliteDir } from './pglite-lock';
 
@@ -45,31 +45,22 @@ export class PgliteDb implements Db {
     await this.pg.exec(sql);
   }
 
-  transaction<T>(fn: (tx: CopyQueryable) => Promise<T>, opts?: TransactionOptions): Promise<T> {
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, opts?: TransactionOptions): Promise<T> {
     const outer = this.current.getStore();
-    if (outer) return fn(this.joined(outer));
+    if (outer) return fn(this);
     return this.pg.transaction(async (tx) => {
       if (opts?.asyncCommit) await tx.query(`SET LOCAL synchronous_commit = off`);
-      return this.current.run(tx, () => fn(this.joined(tx)));
+      return this.current.run(tx, () => fn({
+        query: async <R>(sql: string, params?: unknown[]) => {
+          const r = await tx.query<R>(sql, params as any[], this.options(params));
+          return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+        },
+        // Multi-statement scripts inside the transaction (a rebuild's coalesced writes).
+        exec: async (sql: string) => {
+          await tx.exec(sql);
+        },
+      } as Queryable));
     });
-  }
-
-  /** A transaction's queryable. */
-  private joined(tx: Transaction): CopyQueryable {
-    return {
-      query: async <R>(sql: string, params?: unknown[]) => {
-        const r = await tx.query<R>(sql, params as any[], this.options(params));
-        return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
-      },
-      // Multi-statement scripts inside the transaction (a rebuild's coalesced writes).
-      exec: async (sql: string) => {
-        await tx.exec(sql);
-      },
-      // PGlite reads COPY's input from the blob it is given, under this file name.
-      copyFrom: async (table: string, columns: readonly string[], rows: string) => {
-        await tx.query(`COPY ${table} (${columns.join(', ')}) FROM '/dev/blob'`, [], { blob: new Blob([rows]) });
-      },
-    } as CopyQueryable;
   }
 
   /**
