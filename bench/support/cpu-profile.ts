@@ -1,10 +1,10 @@
-import { writeFileSync } from 'fs';
+import { mkdirSync, writeFileSync } from 'fs';
 import { Session } from 'inspector';
 import { join } from 'path';
 
 /**
  * BENCH_CPU_PROFILE=<dir>: `profiled(label, work)` records a V8 CPU profile of this process while
- * `work` runs and writes it to <dir>/<label>-<n>.cpuprofile (open it in Chrome's DevTools, or sum
+ * `work` runs and writes it to <dir>/<label>-<n>.cpuprofile (the directory is created if need be; open it in Chrome's DevTools, or sum
  * its self times), so that a profile shows the measured work alone, not the seeding around it.
  * Without the variable it only runs `work`.
  */
@@ -25,6 +25,7 @@ export async function profiled<T>(label: string, work: () => Promise<T>): Promis
     return await work();
   } finally {
     const { profile } = await post<{ profile: object }>('Profiler.stop');
+    mkdirSync(DIR, { recursive: true });
     writeFileSync(join(DIR, `${label}-${++written}.cpuprofile`), JSON.stringify(profile));
   }
 }
