@@ -145,7 +145,14 @@ export class WriteBatchingQueryable implements Queryable {
     private readonly written?: RowsWritten,
   ) {}
 
-  async query<R = Record<string, any>>(sql: string, params: unknown[] = [], opts?: QueryOptions): Promise<QueryResult<R>> {
+  query<R = Record<string, any>>(sql: string, params: unknown[] = [], opts?: QueryOptions): Promise<QueryResult<R>> {
+    // A row write of a known text is held at once: no async step (a promise and microtasks per write).
+    const plan = opts?.recompute ? undefined : this.facts.plans.get(sql);
+    if (typeof plan === 'object' && this.heldRows + 1 < this.maxHeldRows && this.holds(plan, sql, params)) return HELD as Promise<QueryResult<R>>;
+    return this.slowQuery<R>(sql, params, opts);
+  }
+
+  private async slowQuery<R>(sql: string, params: unknown[], opts?: QueryOptions): Promise<QueryResult<R>> {
     if (opts?.recompute && /^\s*UPDATE\b/i.test(sql)) {
       const inlined = inlineParams(sql, params);
       if (this.recomputed.has(inlined)) return { rows: [], rowCount: 0 };
@@ -160,50 +167,58 @@ export class WriteBatchingQueryable implements Queryable {
       await this.flush();
       return this.tx.query<R>(sql, params);
     }
-    if (plan !== 'write' && plan.types.length === params.length && plan.rowKey.every((k) => params[k.param] != null)) {
-      const { row, rowKey, types, foldable } = plan;
-      for (const k of plan.keyed) {
-        if ((this.keyColumns.get(k.table) ?? k.column) !== k.column) {
-          this.seal();
-          break;
-        }
-      }
-      for (const k of plan.keyed) this.keyColumns.set(k.table, k.column);
-      let key = `${row.table}\0${paramText(params[rowKey[0].param])}`;
-      for (let i = 1; i < rowKey.length; i++) key += `\0${paramText(params[rowKey[i].param])}`;
-      // Nothing wrote or read the row since its last folded update: that round is still its last.
-      const last = foldable && this.lastFold.get(key);
-      if (last && this.rowRound.get(key) === last.round + 1 && last.fold.fold(foldable, params, types)) return { rows: [], rowCount: 0 };
-      // After the last write to the row itself and to every row it looks up (a NULL key looks up nothing).
-      let round = this.rowRound.get(key) ?? 0;
-      const read: string[] = [];
-      for (const l of row.lookups) {
-        if (params[l.param] == null) continue;
-        const k = `${l.table}\0${paramText(params[l.param])}`;
-        read.push(k);
-        round = Math.max(round, this.rowRound.get(k) ?? 0);
-      }
-      this.rowRound.set(key, round + 1);
-      // Later writes to a row looked up here must not run before this read.
-      for (const k of read) this.rowRound.set(k, Math.max(this.rowRound.get(k) ?? 0, round + 1));
-      this.written?.keyedBy(row.table, plan.columns);
-      const fresh = this.written?.none(key) ?? false;
-      this.written?.wrote(key);
-      if (foldable || plan.insert) {
-        const fold = foldable ? FoldedUpdate.start(foldable, params, types) : FoldedInsert.start(plan.insert!, sql, params, types, fresh);
-        (this.folds[round] ??= []).push(fold);
-        this.lastFold.set(key, { fold, round });
-      } else {
-        this.lastFold.delete(key);
-        this.hold(round, sql, params);
-      }
-      if (++this.heldRows >= this.maxHeldRows) await this.flush();
+    if (plan !== 'write' && this.holds(plan, sql, params)) {
+      if (this.heldRows >= this.maxHeldRows) await this.flush();
     } else {
       this.written?.forget();
       this.seal();
       await this.push(inlineParams(sql, params));
     }
     return { rows: [], rowCount: 0 };
+  }
+
+  /** Holds a row write (or folds it into the row's last one); false, holding nothing, when these parameters make it no row write. */
+  private holds(plan: RowWritePlan, sql: string, params: unknown[]): boolean {
+    const { row, rowKey, types, foldable } = plan;
+    if (types.length !== params.length) return false;
+    for (const k of rowKey) if (params[k.param] == null) return false;
+    for (const k of plan.keyed) {
+      if ((this.keyColumns.get(k.table) ?? k.column) !== k.column) {
+        this.seal();
+        break;
+      }
+    }
+    for (const k of plan.keyed) this.keyColumns.set(k.table, k.column);
+    let key = `${row.table}\0${keyText(params[rowKey[0].param])}`;
+    for (let i = 1; i < rowKey.length; i++) key += `\0${keyText(params[rowKey[i].param])}`;
+    // Nothing wrote or read the row since its last folded update: that round is still its last.
+    const last = foldable && this.lastFold.get(key);
+    if (last && this.rowRound.get(key) === last.round + 1 && last.fold.fold(foldable, params, types)) return true;
+    // After the last write to the row itself and to every row it looks up (a NULL key looks up nothing).
+    let round = this.rowRound.get(key) ?? 0;
+    let read: string[] | undefined;
+    for (const l of row.lookups) {
+      if (params[l.param] == null) continue;
+      const k = `${l.table}\0${keyText(params[l.param])}`;
+      (read ??= []).push(k);
+      round = Math.max(round, this.rowRound.get(k) ?? 0);
+    }
+    this.rowRound.set(key, round + 1);
+    // Later writes to a row looked up here must not run before this read.
+    for (const k of read ?? []) this.rowRound.set(k, Math.max(this.rowRound.get(k) ?? 0, round + 1));
+    this.written?.keyedBy(row.table, plan.columns);
+    const fresh = this.written?.none(key) ?? false;
+    this.written?.wrote(key);
+    if (foldable || plan.insert) {
+      const fold = foldable ? FoldedUpdate.start(foldable, params, types) : FoldedInsert.start(plan.insert!, sql, params, types, fresh);
+      (this.folds[round] ??= []).push(fold);
+      this.lastFold.set(key, { fold, round });
+    } else {
+      this.lastFold.delete(key);
+      this.hold(round, sql, params);
+    }
+    this.heldRows++;
+    return true;
   }
 
   async flush(): Promise<void> {
@@ -373,6 +388,14 @@ export class WriteBatchingQueryable implements Queryable {
     this.knownTypes.set(sql, types);
     return types;
   }
+}
+
+/** What a held write answers: its results are never looked at (writeResultsUnused). */
+const HELD: Promise<QueryResult<never>> = Promise.resolve(Object.freeze({ rows: Object.freeze([]) as never[], rowCount: 0 }));
+
+/** A key parameter's text (a key is text: its parameter is typed so). */
+function keyText(value: unknown): string {
+  return typeof value === 'string' ? value : paramText(value);
 }
 
 function group(groups: Map<string, unknown[][]>, sql: string, params: unknown[]): void {
