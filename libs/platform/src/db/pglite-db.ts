@@ -46,21 +46,27 @@ export class PgliteDb implements Db {
   }
 
   transaction<T>(fn: (tx: Queryable) => Promise<T>, opts?: TransactionOptions): Promise<T> {
+    // One opened inside another's callback joins it, scripts included (PGlite's exec outside the
+    // transaction would wait for it forever).
     const outer = this.current.getStore();
-    if (outer) return fn(this);
+    if (outer) return fn(this.joined(outer));
     return this.pg.transaction(async (tx) => {
       if (opts?.asyncCommit) await tx.query(`SET LOCAL synchronous_commit = off`);
-      return this.current.run(tx, () => fn({
-        query: async <R>(sql: string, params?: unknown[]) => {
-          const r = await tx.query<R>(sql, params as any[], this.options(params));
-          return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
-        },
-        // Multi-statement scripts inside the transaction (a rebuild's coalesced writes).
-        exec: async (sql: string) => {
-          await tx.exec(sql);
-        },
-      } as Queryable));
+      return this.current.run(tx, () => fn(this.joined(tx)));
     });
+  }
+
+  /** A transaction's queryable: its queries, and its multi-statement scripts (a rebuild's coalesced writes). */
+  private joined(tx: Transaction): Queryable {
+    return {
+      query: async <R>(sql: string, params?: unknown[]) => {
+        const r = await tx.query<R>(sql, params as any[], this.options(params));
+        return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+      },
+      exec: async (sql: string) => {
+        await tx.exec(sql);
+      },
+    } as Queryable;
   }
 
   /**
