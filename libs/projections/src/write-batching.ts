@@ -15,10 +15,6 @@ export class StatementFacts {
   readonly parameterTypes = new Map<string, Promise<string[] | undefined>>();
   /** The columns of each unique index, by table. */
   readonly uniqueIndexes = new Map<string, Promise<string[][]>>();
-  /** Whether a row write may conflict with writes to other rows through a unique index, by statement text. */
-  readonly crossesRows = new Map<string, boolean>();
-  /** The columns (and their parameters) that tell a row write's row, by statement text (rowKey). */
-  readonly rowKeys = new Map<string, RowKey[]>();
   /** What each statement text is and how its writes are held, by statement text (plan). */
   readonly plans = new Map<string, StatementPlan>();
 }
@@ -311,23 +307,24 @@ export class WriteBatchingQueryable implements Queryable {
     }
     const types = await this.parameterTypes(sql);
     let plan: StatementPlan = 'write';
-    const rowKey = types && (await this.rowKey(row, sql, types));
+    const equalities = types ? row.equalities.filter((e) => types[e.param] === 'text') : [];
+    const key = types && rowKey(row, equalities, equalities.length > 1 ? await this.uniqueIndexes(row.table) : []);
     if (
       types &&
-      rowKey &&
+      key &&
       types.length === params.length &&
-      rowKey.every((k) => types[k.param] === 'text') &&
+      key.every((k) => types[k.param] === 'text') &&
       row.lookups.every((l) => types[l.param] === 'text') &&
-      !(await this.crossesRows(row, sql))
+      !crossesRows(row, key, sql, await this.uniqueIndexes(row.table))
     ) {
-      const columns = rowKey.length === 1 ? row.column : rowKey.map((k) => k.column).join(',');
-      const single = rowKey.length === 1 && row.lookups.length === 0;
+      const columns = key.length === 1 ? row.column : key.map((k) => k.column).join(',');
+      const single = key.length === 1 && row.lookups.length === 0;
       const foldable = single ? foldableUpdate(sql, types) : undefined;
       const insert = single && !foldable ? foldableInsert(sql) : undefined;
       plan = {
         row,
         types,
-        rowKey,
+        rowKey: key,
         columns,
         keyed: [{ table: row.table, column: columns }, ...row.lookups],
         foldable,
@@ -336,25 +333,6 @@ export class WriteBatchingQueryable implements Queryable {
     }
     this.facts.plans.set(sql, plan);
     return plan;
-  }
-
-  private async rowKey(row: RowWrite, sql: string, types: string[]): Promise<RowKey[]> {
-    let key = this.facts.rowKeys.get(sql);
-    if (!key) {
-      const equalities = row.equalities.filter((e) => types[e.param] === 'text');
-      key = rowKey(row, equalities, equalities.length > 1 ? await this.uniqueIndexes(row.table) : []);
-      this.facts.rowKeys.set(sql, key);
-    }
-    return key;
-  }
-
-  private async crossesRows(row: RowWrite, sql: string): Promise<boolean> {
-    let crosses = this.facts.crossesRows.get(sql);
-    if (crosses === undefined) {
-      crosses = crossesRows(row, this.facts.rowKeys.get(sql) ?? [row], sql, await this.uniqueIndexes(row.table));
-      this.facts.crossesRows.set(sql, crosses);
-    }
-    return crosses;
   }
 
   /** The columns of each unique index of a table (every column an expression index mentions). */
@@ -459,16 +437,9 @@ async function describeParameters(tx: Queryable, sql: string): Promise<string[] 
   }
 }
 
-const classified = new Map<string, RowWrite | 'write' | 'read'>();
-
-/** A statement that is not a write (or whose result is looked at), a write of one row, or another write. */
+/** A statement that is not a write (or whose result is looked at), a write of one row, or another write (once per text: see plan). */
 function classify(sql: string): RowWrite | 'write' | 'read' {
-  let kind = classified.get(sql);
-  if (!kind) {
-    kind = !WRITE.test(sql) || RETURNING.test(sql) ? 'read' : (rowWrite(sql) ?? 'write');
-    classified.set(sql, kind);
-  }
-  return kind;
+  return !WRITE.test(sql) || RETURNING.test(sql) ? 'read' : (rowWrite(sql) ?? 'write');
 }
 
 interface RowWrite extends RowKey {
