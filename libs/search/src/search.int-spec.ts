@@ -13,6 +13,18 @@ import { DbKind, SearchHarness, startSearchHarness } from './testing/search-harn
 import { SAMPLE_DOCS } from './testing/sample-docs';
 
 const KINDS: DbKind[] = ['postgres', 'pglite'];
+/** The files of a space of 520 pages ("<title> page <n>", each saying that a <animal> rests): an import large enough to be analyzed. */
+function largeSpaceFiles(title: string, animal: string): Record<string, string> {
+  const files: Record<string, string> = { 'README.md': `# ${title}\n\nAn index of pages.\n` };
+  const summary = ['# Summary', '', `* [${title}](README.md)`];
+  for (let i = 0; i < 520; i++) {
+    files[`l${i}.md`] = `# ${title} page ${i}\n\nA ${animal} rests.\n`;
+    summary.push(`* [${title} page ${i}](l${i}.md)`);
+  }
+  files['SUMMARY.md'] = summary.join('\n') + '\n';
+  return files;
+}
+
 const link = ({ spaceId, path, sectionId }: { spaceId: string; path: string; sectionId: string }) => `https://app.test/s/${spaceId}/${path}#${sectionId}`;
 
 describe.each(KINDS)('search index and queries (%s)', (kind) => {
@@ -427,15 +439,8 @@ describe.each(KINDS)('search index and queries (%s)', (kind) => {
     for (const table of ['rm_search_sections', 'rm_search_postings', 'rm_search_pages', 'rm_search_texts']) {
       await h.db.query(`ALTER TABLE ${table} SET (autovacuum_enabled = false)`);
     }
-    const files: Record<string, string> = { 'README.md': '# Large\n\nAn index of pages.\n' };
-    const summary = ['# Summary', '', '* [Large](README.md)'];
-    for (let i = 0; i < 520; i++) {
-      files[`l${i}.md`] = `# Large page ${i}\n\nA capybara rests.\n`;
-      summary.push(`* [Large page ${i}](l${i}.md)`);
-    }
-    files['SUMMARY.md'] = summary.join('\n') + '\n';
     await h.createSpace('large');
-    await h.publish('large', files);
+    await h.publish('large', largeSpaceFiles('Large', 'capybara'));
     // Taken after the import's commit (see the next test): searchable before, analyzed now.
     await h.projector.afterCommitsDone();
     const counted = await h.db.query<{ table: string; rows: number }>(
@@ -455,13 +460,7 @@ describe.each(KINDS)('search index and queries (%s)', (kind) => {
   });
 
   it('takes the statistics of a large import after its transaction, not inside it (the import is searchable without waiting for them)', async () => {
-    const files: Record<string, string> = { 'README.md': '# Later\n\nAn index of pages.\n' };
-    const summary = ['# Summary', '', '* [Later](README.md)'];
-    for (let i = 0; i < 520; i++) {
-      files[`l${i}.md`] = `# Later page ${i}\n\nA quokka rests.\n`;
-      summary.push(`* [Later page ${i}](l${i}.md)`);
-    }
-    files['SUMMARY.md'] = summary.join('\n') + '\n';
+    const files = largeSpaceFiles('Later', 'quokka');
     await h.createSpace('later');
     const analyzed: Array<'inside' | 'after'> = [];
     // Every statement the projector sends: inside one of its transactions, or on its own.
