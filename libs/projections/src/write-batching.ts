@@ -1,4 +1,5 @@
 import { Queryable, QueryOptions, QueryResult } from '@quire/platform/db/db';
+import { arrayText, inlineParams, paramText, quote } from '@quire/platform/db/sql-literals';
 import { FoldableInsert, FoldableUpdate, FoldedInsert, FoldedUpdate, foldableInsert, foldableUpdate, insertValues } from './update-folding';
 
 /** A transaction that can also run a multi-statement script (simple query protocol). */
@@ -563,51 +564,4 @@ function topLevelWhere(sql: string): number {
     else if (depth === 0 && /\s/.test(code[i - 1] ?? '') && /^WHERE\s/i.test(code.slice(i, i + 6))) return i - 1;
   }
   throw new Error('A row write without a condition');
-}
-
-export function inlineParams(sql: string, params: unknown[]): string {
-  if (params.length === 0) return sql;
-  const literals = params.map(literal);
-  return sql.replace(/\$(\d+)/g, (m, n: string) => {
-    const i = Number(n) - 1;
-    if (i < 0 || i >= literals.length) throw new Error(`Statement refers to ${m} but has ${params.length} parameters`);
-    return literals[i];
-  });
-}
-
-/** The text node-postgres sends for a parameter, as a standard-conforming string literal. */
-export function literal(value: unknown): string {
-  if (value === null || value === undefined) return 'NULL';
-  return quote(paramText(value));
-}
-
-function paramText(value: unknown): string {
-  if (Buffer.isBuffer(value)) return '\\x' + value.toString('hex');
-  if (value instanceof Date) return value.toISOString();
-  if (Array.isArray(value)) return arrayText(value);
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
-}
-
-function arrayText(values: unknown[]): string {
-  let text = '{';
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    if (i > 0) text += ',';
-    if (v === null || v === undefined) text += 'NULL';
-    else if (Array.isArray(v)) text += arrayText(v);
-    else {
-      const element = paramText(v);
-      text += '"' + (ARRAY_SPECIAL.test(element) ? element.replace(ARRAY_SPECIALS, '\\$&') : element) + '"';
-    }
-  }
-  return text + '}';
-}
-
-const ARRAY_SPECIAL = /["\\]/;
-const ARRAY_SPECIALS = /["\\]/g;
-
-function quote(text: string): string {
-  if (text.includes('\0')) throw new Error('A parameter holds a NUL character');
-  return "'" + (text.includes("'") ? text.replace(/'/g, "''") : text) + "'";
 }

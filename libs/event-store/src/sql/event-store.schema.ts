@@ -16,7 +16,7 @@
  * row lock per append, and the commits of one stream queued on that row).
  * Positions are drawn in stream order (the ORDER BY runs before the column defaults).
  * `tx` is NULL when nothing was inserted: the statement then took no transaction id.
- * PGlite calls it through quire_append_events (APPEND_CALL_SQL): see there.
+ * Both databases prepare it once (named `quire_append`: PgliteDb prepares named statements too).
  */
 export const APPEND_SQL = `
 WITH head AS (
@@ -47,12 +47,6 @@ SELECT $1, head.version + 1, $3::uuid, $4, $5::int, $6::jsonb, $7::jsonb
   FROM (SELECT coalesce(max(stream_version), 0) AS version FROM quire_events WHERE stream_id = $1) AS head
  WHERE $2::bigint IS NULL OR head.version = $2::bigint
 RETURNING stream_version AS version, global_position::text AS last_position, transaction_id::text AS tx`;
-
-/** APPEND_SQL through its function (quire_append_events), for PGlite: the same parameters and row. */
-export const APPEND_CALL_SQL = `SELECT version, appended, last_position, tx FROM quire_append_events($1, $2, $3)`;
-
-/** APPEND_ONE_SQL through its function (quire_append_event), for PGlite: the same parameters and row. */
-export const APPEND_ONE_CALL_SQL = `SELECT version, last_position, tx FROM quire_append_event($1, $2, $3, $4, $5, $6, $7)`;
 
 /**
  * Events. `transaction_id` orders events by appending transaction so that readers can stop at
@@ -141,28 +135,6 @@ END;
 $$;
 CREATE OR REPLACE VIEW quire_streams AS
   SELECT stream_id, max(stream_version) AS version FROM quire_events GROUP BY stream_id;
-
--- The append statement as a function, for PGlite: it prepares no named statement, so APPEND_SQL
--- sent as a query was parsed and planned again on every append (its CTE cost 930 us of CPU
--- against 430 us through this function, whose static SQL PL/pgSQL plans once per session).
--- PostgreSQL runs APPEND_SQL as a prepared statement, as fast as this and without the call.
--- $1..$3 in the body are the function's parameters.
-CREATE OR REPLACE FUNCTION quire_append_events(p_stream text, p_expected bigint, p_events jsonb)
-RETURNS TABLE (version bigint, appended int, last_position text, tx text) LANGUAGE plpgsql AS $$
-#variable_conflict use_column
-BEGIN
-  RETURN QUERY ${APPEND_SQL};
-END;
-$$;
-
--- APPEND_ONE_SQL as a function, for PGlite, as quire_append_events holds APPEND_SQL.
-CREATE OR REPLACE FUNCTION quire_append_event(p_stream text, p_expected bigint, p_id uuid, p_type text, p_schema_version int, p_data jsonb, p_metadata jsonb)
-RETURNS TABLE (version bigint, last_position text, tx text) LANGUAGE plpgsql AS $$
-#variable_conflict use_column
-BEGIN
-  RETURN QUERY ${APPEND_ONE_SQL};
-END;
-$$;
 
 -- The append of the previous versions, kept for their processes while an installation is upgraded
 -- one process at a time: the statement above, with their contract (a lost race on the stream's

@@ -13,7 +13,7 @@ import {
 } from '../event-store.port';
 import { Position, START } from '../position';
 import { Upcasters } from '../upcasting';
-import { APPEND_CALL_SQL, APPEND_ONE_CALL_SQL, APPEND_ONE_SQL, APPEND_SQL, EVENT_STORE_SCHEMA } from './event-store.schema';
+import { APPEND_ONE_SQL, APPEND_SQL, EVENT_STORE_SCHEMA } from './event-store.schema';
 
 interface EventRow {
   event_id: string;
@@ -59,20 +59,11 @@ export class SqlEventStore implements EventStore {
   /** In-process wake-up for subscribers, on top of LISTEN/NOTIFY across processes. */
   private readonly appended = new EventEmitter();
 
-  /**
-   * PostgreSQL prepares APPEND_SQL and APPEND_ONE_SQL once per connection (the statements' names);
-   * PGlite prepares nothing, so it calls the functions that hold them.
-   */
-  private readonly appendSql: string;
-  private readonly appendOneSql: string;
-
   constructor(
     private readonly db: Db,
     private readonly upcasters: Upcasters = new Upcasters(),
   ) {
     this.appended.setMaxListeners(0);
-    this.appendSql = db.kind === 'pglite' ? APPEND_CALL_SQL : APPEND_SQL;
-    this.appendOneSql = db.kind === 'pglite' ? APPEND_ONE_CALL_SQL : APPEND_ONE_SQL;
   }
 
   static async create(db: Db, upcasters?: Upcasters): Promise<SqlEventStore> {
@@ -118,13 +109,13 @@ export class SqlEventStore implements EventStore {
     if (events.length === 1) {
       const e = events[0];
       const params = [streamId, expected, ids[0], e.type, e.schemaVersion ?? 1, JSON.stringify(e.data ?? null), JSON.stringify(e.metadata ?? {})];
-      const r = await this.db.query<{ version: number; last_position: string; tx: string }>(this.appendOneSql, params, { name: 'quire_append_one' });
+      const r = await this.db.query<{ version: number; last_position: string; tx: string }>(APPEND_ONE_SQL, params, { name: 'quire_append_one' });
       const inserted = r.rows[0];
       if (inserted) return { version: Number(inserted.version) - 1, appended: 1, last_position: inserted.last_position, tx: inserted.tx };
       return { version: await this.streamVersion(streamId), appended: 0, last_position: null, tx: null };
     }
     const batch = JSON.stringify(events.map((e, i) => [ids[i], e.type, e.schemaVersion ?? 1, e.data ?? null, e.metadata ?? {}]));
-    return (await this.db.query<AppendRow>(this.appendSql, [streamId, expected, batch], { name: 'quire_append' })).rows[0];
+    return (await this.db.query<AppendRow>(APPEND_SQL, [streamId, expected, batch], { name: 'quire_append' })).rows[0];
   }
 
   private notifyPending = false;
