@@ -273,6 +273,28 @@ describe('ContentStore: repositories and revisions', () => {
     for (const file of listed) expect(Buffer.from(await fresh.readBlob(space, file.oid)).equals(Buffer.from(files[file.path] as Uint8Array))).toBe(true);
   });
 
+  it('reads a pack whole when many of its objects are read at once, and serves later reads from it', async () => {
+    const files: Record<string, RevisionFileInput> = {};
+    for (let i = 0; i < 200; i++) files[`part-${i % 4}/page-${i}.md`] = encode(`# Page ${i}\n\n${'Words of the page. '.repeat(i + 3)}\n`);
+    const space = newSpace();
+    const listed = await store.readRevisionFiles(space, await write(space, files));
+    const packDir = join(store.repositoryPath(space), 'objects', 'pack');
+    const pack = join(packDir, readdirSync(packDir).find((name) => name.endsWith('.pack'))!);
+
+    // All at once (a read model reading every page of a new revision): the pack is read whole,
+    // every object comes out right, and later reads are served from it.
+    const burst = new ContentStore({ dataDir });
+    const texts = await Promise.all(listed.map((file) => burst.readBlob(space, file.oid).then(decode)));
+    expect(texts).toEqual(listed.map((file) => decode(files[file.path] as Uint8Array)));
+    rmSync(pack);
+    const again = new ContentStore({ dataDir });
+    for (const file of listed.slice(0, 20)) expect(decode(await again.readBlob(space, file.oid))).toBe(decode(files[file.path] as Uint8Array));
+    // What a caller does with its copy is its own.
+    const copy = await again.readBlob(space, listed[0].oid);
+    copy.fill(0);
+    expect(decode(await again.readBlob(space, listed[0].oid))).toBe(decode(files[listed[0].path] as Uint8Array));
+  });
+
   it('reads packed revisions after `git gc` replaced their pack, and links a packed revision into the repository an export pushes from', async () => {
     const files: Record<string, RevisionFileInput> = {};
     for (let i = 0; i < 100; i++) files[`page-${i}.md`] = encode(`# Page ${i}\n\n${'Text of the page. '.repeat(i + 1)}\n`);

@@ -9,6 +9,7 @@ import * as fs from 'fs';
 import { join } from 'path';
 import { inflate, inflateSync } from 'zlib';
 import { promisify } from 'util';
+import { LruCache } from './lru-cache';
 import { findPackName, parsePackIndex } from './pack-index';
 
 const inflateAsync = promisify(inflate);
@@ -37,17 +38,39 @@ interface StorePack {
 }
 
 /**
- * One file handle shared by the reads under way, closed when the last one ends: a burst of reads
- * (a read model reading every page of a new revision) opens the pack once, and an idle
- * repository holds no descriptor.
+ * Packs up to this size are read whole once several of their objects are being read at once: a
+ * read model reading every page of a new revision made 1,001 reads of one 1.5 MB pack, each a
+ * trip to the thread pool and back through a busy event loop (the search index's sections of a
+ * 1,000-page import took 271-295 ms with them, 167-175 ms with the pack read whole; bench/git-import).
+ */
+export const WHOLE_PACK_MAX_BYTES = 16 << 20;
+
+/** Reads of one pack under way at once from which the next ones read it whole. */
+const BURST_READS = 4;
+
+/** Whole packs kept per process (least recently used first out): packs never change. */
+const wholePacks = new LruCache<Buffer>(64 << 20, (bytes) => bytes.byteLength);
+
+/**
+ * One pack file, read an entry at a time or, in a burst of reads, whole. The file handle is
+ * shared by the reads under way and closed when the last one ends: an idle repository holds no
+ * descriptor. A pack read whole stays in `wholePacks` (its entries are slices of it).
  */
 class SharedFile {
   private handle?: Promise<fs.promises.FileHandle>;
   private users = 0;
 
-  constructor(readonly path: string) {}
+  constructor(
+    readonly path: string,
+    private readonly size: number,
+  ) {}
 
   async read(position: number, length: number): Promise<Buffer> {
+    const whole = wholePacks.get(this.path) ?? (this.users >= BURST_READS - 1 && this.size <= WHOLE_PACK_MAX_BYTES ? await this.readWhole() : undefined);
+    if (whole) {
+      if (position + length > whole.byteLength) throw new Error(`${this.path} ends before the object at offset ${position}`);
+      return whole.subarray(position, position + length);
+    }
     this.users++;
     const opening = (this.handle ??= fs.promises.open(this.path, 'r'));
     try {
@@ -62,6 +85,11 @@ class SharedFile {
         opening.then((handle) => handle.close()).catch(() => undefined);
       }
     }
+  }
+
+  /** The whole file, read once for every caller asking while it loads. */
+  private readWhole(): Promise<Buffer> {
+    return wholePacks.getOrLoad(this.path, () => fs.promises.readFile(this.path));
   }
 }
 
@@ -110,7 +138,7 @@ function withLengths(names: Buffer, offsets: number[], packSize: number, path: s
   const byOffset = offsets.map((offset, position) => ({ offset, position })).sort((a, b) => a.offset - b.offset);
   const lengths = new Uint32Array(offsets.length);
   byOffset.forEach(({ offset, position }, i) => (lengths[position] = (i + 1 < byOffset.length ? byOffset[i + 1].offset : packSize - 20) - offset));
-  return { names, offsets: Float64Array.from(offsets), lengths, file: new SharedFile(path) };
+  return { names, offsets: Float64Array.from(offsets), lengths, file: new SharedFile(path, packSize) };
 }
 
 /** Git objects never change, so what is known of a repository's packs holds for every space store of the process. */

@@ -7,11 +7,12 @@ import { cacheKey, OID, type SpaceRepo } from './space-repo';
 import { ObjectNotFoundError } from './store.errors';
 
 /** A file's bytes by blob oid. The caller gets its own copy: the cached one stays intact
- * whatever the caller does with it. */
+ * whatever the caller does with it (a copy made by Uint8Array's constructor: the cached bytes
+ * are often a Buffer, whose `slice` shares their memory). */
 export async function readBlob(repo: SpaceRepo, oid: string): Promise<Uint8Array> {
   // Read models apply a new revision side by side (content and search each read every page):
   // one read of each blob serves them all.
-  return (await repo.caches.blobs.getOrLoad(cacheKey(repo, oid), () => readUncached(repo, oid))).slice();
+  return new Uint8Array(await repo.caches.blobs.getOrLoad(cacheKey(repo, oid), () => readUncached(repo, oid)));
 }
 
 async function readUncached(repo: SpaceRepo, oid: string): Promise<Uint8Array> {

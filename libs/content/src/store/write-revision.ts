@@ -68,8 +68,9 @@ export async function writeRevision(repo: SpaceRepo, opts: WriteRevisionOptions)
       const oid = objectId('blob', slot.input);
       slot.oid = oid;
       // What is written is read next (the revision's tree is derived from it, the read models
-      // parse its pages): keep a copy, so that does not inflate it back from disk.
-      repo.caches.blobs.set(cacheKey(repo, oid), slot.input.slice());
+      // parse its pages): keep a copy (not `slice`, which shares a Buffer's memory), so that
+      // does not inflate it back from disk.
+      repo.caches.blobs.set(cacheKey(repo, oid), new Uint8Array(slot.input));
       if (!fresh.has(oid) && !existsSync(loosePath(repo, oid)) && !isPacked(repo.gitdir, oid)) fresh.set(oid, { oid, type: 'blob', content: slot.input });
       return;
     }
