@@ -1,5 +1,5 @@
 /** Type ids of PostgreSQL's built-in types, for binary array parameters. */
-export const PG_TYPE = { bytea: 17, tsvector: 3614 } as const;
+export const PG_TYPE = { bytea: 17, text: 25, tsvector: 3614 } as const;
 
 /**
  * A one-dimensional array parameter in PostgreSQL's binary format (array_send / array_recv), of
@@ -26,6 +26,33 @@ export function binaryArray(elementType: number, elements: readonly Uint8Array[]
     out.writeInt32BE(element.byteLength, at);
     out.set(element, at + 4);
     at += 4 + element.byteLength;
+  }
+  return out;
+}
+
+/**
+ * A text[] parameter in binary format: each element as its UTF-8 bytes (`unnest($1::text[])`).
+ * For long texts: `pg` sends a string array as a literal, escaping every element with two regular
+ * expressions and concatenating them, and PostgreSQL parses the literal back character by
+ * character. An INSERT of 3,001 rows of about 1 KB of JSON each from `unnest($1::text[])` (what an
+ * import's search index caches per blob) took 42 ms as a literal and 18-24 ms so; of prose
+ * without quotes, 21 ms and 15 ms.
+ */
+export function textArray(values: readonly string[]): Buffer {
+  if (values.length === 0) return binaryArray(PG_TYPE.text, []);
+  let size = 20;
+  for (const value of values) size += 4 + Buffer.byteLength(value, 'utf8');
+  const out = Buffer.allocUnsafe(size);
+  out.writeInt32BE(1, 0);
+  out.writeInt32BE(0, 4);
+  out.writeInt32BE(PG_TYPE.text, 8);
+  out.writeInt32BE(values.length, 12);
+  out.writeInt32BE(1, 16);
+  let at = 20;
+  for (const value of values) {
+    const length = out.write(value, at + 4, 'utf8');
+    out.writeInt32BE(length, at);
+    at += 4 + length;
   }
   return out;
 }

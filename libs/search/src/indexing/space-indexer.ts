@@ -1,5 +1,5 @@
 import { Queryable } from '@quire/platform/db/db';
-import { binaryArray, PG_TYPE } from '@quire/platform/db/binary-array';
+import { binaryArray, PG_TYPE, textArray } from '@quire/platform/db/binary-array';
 import type { TableNamer } from '@quire/projections/projection';
 import type { ContentStore } from '@quire/content/store';
 import { buildTsvector, collectWords, tsvectorOf } from '../text/build-tsvector';
@@ -146,7 +146,7 @@ export class SpaceIndexer {
         send(
           `INSERT INTO ${t('rm_search_blobs')} (blob, sections) SELECT x.blob, x.sections FROM unnest($1::text[], $2::text[]) AS x(blob, sections)
            ON CONFLICT (blob) DO NOTHING`,
-          [chunk.map((f) => f.blob), chunk.map((f) => JSON.stringify(f.sections))],
+          [textArray(chunk.map((f) => f.blob)), textArray(chunk.map((f) => JSON.stringify(f.sections)))],
         );
       }
       await stemmed;
@@ -181,7 +181,7 @@ export class SpaceIndexer {
            RETURNING page_id, key`,
           [
             spaceId,
-            ...columns(chunk, ['page_id', 'blob', 'title', 'path', 'description', 'ancestors']),
+            ...textColumns(chunk, ['page_id', 'blob', 'title', 'path', 'description', 'ancestors']),
             binaryArray(PG_TYPE.tsvector, chunk.map((r) => r.title_tsv)),
             chunk.map((r) => r.title_words),
           ],
@@ -194,13 +194,13 @@ export class SpaceIndexer {
         send(
           `INSERT INTO ${t('rm_search_sections')} (space_id, page_id, ord, tsv)
            SELECT $1, x.page_id, x.ord, x.tsv FROM unnest($2::text[], $3::int[], $4::tsvector[]) AS x(page_id, ord, tsv)`,
-          [spaceId, ...columns(sectionRows, ['page_id', 'ord']), binaryArray(PG_TYPE.tsvector, sectionRows.map((r) => r.tsv))],
+          [spaceId, ...textColumns(sectionRows, ['page_id']), sectionRows.map((r) => r.ord), binaryArray(PG_TYPE.tsvector, sectionRows.map((r) => r.tsv))],
         );
         send(
           `INSERT INTO ${t('rm_search_texts')} (space_id, page_id, ord, section_id, title, body)
            SELECT $1, x.page_id, x.ord, x.section_id, x.title, x.body
              FROM unnest($2::text[], $3::int[], $4::text[], $5::text[], $6::text[]) AS x(page_id, ord, section_id, title, body)`,
-          [spaceId, ...columns(sectionRows, ['page_id', 'ord', 'section_id', 'title', 'body'])],
+          [spaceId, ...textColumns(sectionRows, ['page_id']), sectionRows.map((r) => r.ord), ...textColumns(sectionRows, ['section_id', 'title', 'body'])],
         );
         sectionRows = [];
       };
@@ -408,8 +408,13 @@ function* chunks<T>(items: T[], size: number): Generator<T[]> {
   for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
 }
 
-function columns<T extends Record<string, unknown>>(rows: T[], keys: Array<keyof T>): unknown[][] {
-  return keys.map((k) => rows.map((r) => r[k]));
+/**
+ * Text columns of rows, each as one binary text[] parameter (see textArray): a section's body and
+ * a blob's sections as JSON are long, and as array literals they were escaped here and parsed
+ * back by the server.
+ */
+function textColumns<K extends string>(rows: ReadonlyArray<Record<K, string>>, keys: readonly K[]): Buffer[] {
+  return keys.map((k) => textArray(rows.map((r) => r[k])));
 }
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
