@@ -1,5 +1,6 @@
 import { RevisionCreated, walkPages } from '@quire/domain';
 import { ContentStore } from '@quire/content/store';
+import { textArray } from '@quire/platform/db/binary-array';
 import { Projection } from '@quire/projections/projection';
 import { SPACE_PAGE_FUNCTION } from './space-page.function';
 
@@ -89,7 +90,8 @@ export function contentProjection(store: ContentStore): Projection {
           `INSERT INTO ${t('rm_page_contents')} (blob, markdown)
            SELECT x.blob, x.markdown FROM unnest($1::text[], $2::text[]) AS x(blob, markdown)
            ON CONFLICT (blob) DO NOTHING`,
-          [parsed.map((p) => p.blob), parsed.map((p) => p.markdown)],
+          // Binary text[] (see textArray): markdown is long, and as an array literal it was escaped here and parsed back there.
+          [textArray(parsed.map((p) => p.blob)), textArray(parsed.map((p) => p.markdown))],
         );
       }
     },
