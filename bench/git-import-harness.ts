@@ -5,7 +5,7 @@
  * request to live and searchable.
  */
 import { execFile } from 'child_process';
-import { promises as fs, readFileSync } from 'fs';
+import { promises as fs, readdirSync, readFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { promisify } from 'util';
@@ -32,6 +32,8 @@ const SERVE_PACKED = process.env.BENCH_SERVE_PACKED === '1';
 
 export interface BaselineRun {
   cloneMs: number;
+  /** CPU of the clone: the git CLI and the git server's processes for it (children of this process, reaped). */
+  cloneCpuMs: number;
   /** markdownToDocument of every page of the clone, read from its working tree: the converter the import uses. */
   parseMs: number;
   /** markdown-it's bare `parse` of the same pages, for reference: the tokens only, no document. */
@@ -103,9 +105,11 @@ export async function startImportBench(name: string): Promise<ImportBench> {
       },
       async baseline(url) {
         const dir = join(scratch, `clone-${++clones}`);
+        const cpuBefore = cpuSnapshot();
         const started = performance.now();
         await execFileAsync('git', ['clone', '--quiet', url, dir], { env: gitEnv });
         const cloneMs = performance.now() - started;
+        const cloneCpuMs = cpuSnapshot().git - cpuBefore.git;
         const paths = (await fs.readdir(dir, { recursive: true })).filter((path) => path.endsWith('.md') && !path.startsWith('.git/'));
         const texts = await Promise.all(paths.map((path) => fs.readFile(join(dir, path), 'utf8')));
         let t = performance.now();
@@ -116,7 +120,7 @@ export async function startImportBench(name: string): Promise<ImportBench> {
         for (const text of texts) md.parse(text, {});
         const markdownItMs = performance.now() - t;
         await fs.rm(dir, { recursive: true, force: true });
-        return { cloneMs, parseMs, markdownItMs, pages: texts.length };
+        return { cloneMs, cloneCpuMs, parseMs, markdownItMs, pages: texts.length };
       },
       async newSpace(title) {
         // On a host busy enough that read models lag past the command timeout, the space is
@@ -216,6 +220,50 @@ export function workerPhases(worker: WorkerProcess, minPages: number): string[] 
     );
   }
   return out;
+}
+
+/**
+ * CPU used so far, in ms (Linux, 10 ms ticks), by: this process (the API, the projector, the
+ * bench's requests; `self`), the worker, this process's children that have ended (the git CLI's
+ * clones and the git server's `http-backend` runs, `git`), and every PostgreSQL process.
+ * Steadier than wall time on a shared host, and it says where an import's time goes.
+ */
+export interface CpuSnapshot {
+  self: number;
+  worker: number;
+  git: number;
+  postgres: number;
+}
+
+export function cpuSnapshot(worker?: WorkerProcess): CpuSnapshot {
+  // After the command name (which may hold spaces): utime, stime, cutime, cstime are the 12th to 15th fields.
+  const fields = (pid: string | number) => {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  };
+  const own = fields('self');
+  let postgres = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      postgres += (Number(f[11]) + Number(f[12])) * 10;
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+  return {
+    self: (Number(own[11]) + Number(own[12])) * 10,
+    worker: worker ? worker.cpuMs() : 0,
+    git: (Number(own[13]) + Number(own[14])) * 10,
+    postgres,
+  };
+}
+
+export function cpuSpent(before: CpuSnapshot, after: CpuSnapshot): CpuSnapshot {
+  return { self: after.self - before.self, worker: after.worker - before.worker, git: after.git - before.git, postgres: after.postgres - before.postgres };
 }
 
 export const median = (xs: number[]): number => {

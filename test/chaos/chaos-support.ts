@@ -88,6 +88,19 @@ export class WorkerProcess {
   get pid(): number | undefined {
     return this.child?.pid;
   }
+
+  /** CPU time it has used (user + system), in ms, from /proc (Linux; 10 ms ticks). */
+  cpuMs(): number {
+    return processCpuMs(this.child!.pid!);
+  }
+}
+
+/** A process's CPU time (user + system) in ms, from /proc (Linux; 10 ms ticks). */
+function processCpuMs(pid: number): number {
+  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /**
@@ -166,10 +179,7 @@ export class ApiProcess {
 
   /** CPU time it has used (user + system), in ms, from /proc (Linux; 10 ms ticks). */
   cpuMs(): number {
-    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-    const stat = readFileSync(`/proc/${this.child!.pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
+    return processCpuMs(this.child!.pid!);
   }
 
   get logs(): string {
