@@ -41,9 +41,9 @@ interface StorePack {
  * Packs up to this size are read whole once several of their objects are being read at once: a
  * read model reading every page of a new revision made 1,001 reads of one 1.5 MB pack, each a
  * trip to the thread pool and back through a busy event loop (the search index's sections of a
- * 1,000-page import took 271-295 ms with them, 167-175 ms with the pack read whole; bench/git-import).
+ * 1,000-page import took 271-310 ms with them, 167-197 ms with the pack read whole; bench/git-import).
  */
-export const WHOLE_PACK_MAX_BYTES = 16 << 20;
+const WHOLE_PACK_MAX_BYTES = 16 << 20;
 
 /** Reads of one pack under way at once from which the next ones read it whole. */
 const BURST_READS = 4;
