@@ -1,6 +1,5 @@
 import { spawn } from 'child_process';
 import { randomUUID } from 'crypto';
-import { readFileSync } from 'fs';
 import { loadavg } from 'os';
 import { dirname, join, resolve as resolvePath } from 'path';
 import { Db } from '@quire/platform/db/db';
@@ -17,6 +16,7 @@ import { liveTables, Projection } from '@quire/projections/projection';
 import { NewEvent } from '@quire/event-store/event-store.port';
 import { START } from '@quire/event-store/position';
 import { createTestDatabase, TEST_POSTGRES_URL } from '../test/support/databases';
+import { processCpuMs } from '../test/support/process-cpu';
 import { profiled } from './support/cpu-profile';
 import { WORKER_NODE_FLAGS } from '../apps/worker/src/node-flags';
 
@@ -435,9 +435,7 @@ async function cpuMicros(db: Db): Promise<{ client: number; server: Map<number, 
     const pids = await db.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`);
     for (const { pid } of pids.rows) {
       try {
-        // Fields 14 and 15 (utime, stime, in clock ticks of 10 ms) follow the parenthesised name.
-        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-        server.set(pid, (Number(fields[11]) + Number(fields[12])) * 10_000);
+        server.set(pid, processCpuMs(pid) * 1000);
       } catch {
         server.set(pid, NaN);
       }

@@ -5,7 +5,7 @@
  * request to live and searchable.
  */
 import { execFile } from 'child_process';
-import { promises as fs, readdirSync, readFileSync } from 'fs';
+import { promises as fs, readFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { promisify } from 'util';
@@ -14,6 +14,7 @@ import { markdownToDocument } from '@quire/content/markdown';
 import { createRepoFromFiles, GitHttpServer, startGitHttpServer } from '../test/support/git-http-server';
 import { startTestQuire, TestQuire } from '../test/support/quire-app';
 import { WorkerProcess } from '../test/chaos/chaos-support';
+import { cpuMsOfProcessesNamed, processCpu } from '../test/support/process-cpu';
 
 const execFileAsync = promisify(execFile);
 
@@ -236,30 +237,8 @@ export interface CpuSnapshot {
 }
 
 export function cpuSnapshot(worker?: WorkerProcess): CpuSnapshot {
-  // After the command name (which may hold spaces): utime, stime, cutime, cstime are the 12th to 15th fields.
-  const fields = (pid: string | number) => {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  };
-  const own = fields('self');
-  let postgres = 0;
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      postgres += (Number(f[11]) + Number(f[12])) * 10;
-    } catch {
-      // Ended meanwhile.
-    }
-  }
-  return {
-    self: (Number(own[11]) + Number(own[12])) * 10,
-    worker: worker ? worker.cpuMs() : 0,
-    git: (Number(own[13]) + Number(own[14])) * 10,
-    postgres,
-  };
+  const own = processCpu('self');
+  return { self: own.cpu, worker: worker ? worker.cpuMs() : 0, git: own.children, postgres: cpuMsOfProcessesNamed('postgres') };
 }
 
 export function cpuSpent(before: CpuSnapshot, after: CpuSnapshot): CpuSnapshot {

@@ -7,6 +7,7 @@ import Redis from 'ioredis';
 import { QuireConfig } from '@quire/platform/config/config';
 import { API_NODE_FLAGS } from '../../apps/api/src/node-flags';
 import { WORKER_NODE_FLAGS } from '../../apps/worker/src/node-flags';
+import { processCpuMs } from '../support/process-cpu';
 
 const REPO_ROOT = join(__dirname, '../..');
 
@@ -93,14 +94,6 @@ export class WorkerProcess {
   cpuMs(): number {
     return processCpuMs(this.child!.pid!);
   }
-}
-
-/** A process's CPU time (user + system) in ms, from /proc (Linux; 10 ms ticks). */
-function processCpuMs(pid: number): number {
-  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /**

@@ -1,6 +1,9 @@
 /** Type ids of PostgreSQL's built-in types, for binary array parameters. */
 export const PG_TYPE = { bytea: 17, text: 25, tsvector: 3614 } as const;
 
+/** A one-dimensional array's header: dimensions, NULL flag, element type, length, lower bound. */
+const HEADER_BYTES = 20;
+
 /**
  * A one-dimensional array parameter in PostgreSQL's binary format (array_send / array_recv), of
  * elements already in their type's binary format. Both adapters send a Uint8Array parameter as
@@ -13,15 +16,10 @@ export function binaryArray(elementType: number, elements: readonly Uint8Array[]
     empty.writeInt32BE(elementType, 8);
     return empty;
   }
-  let size = 20;
+  let size = HEADER_BYTES;
   for (const element of elements) size += 4 + element.byteLength;
-  const out = Buffer.allocUnsafe(size);
-  out.writeInt32BE(1, 0); // dimensions
-  out.writeInt32BE(0, 4); // no NULL elements
-  out.writeInt32BE(elementType, 8);
-  out.writeInt32BE(elements.length, 12);
-  out.writeInt32BE(1, 16); // lower bound
-  let at = 20;
+  const out = arrayWithHeader(size, elementType, elements.length);
+  let at = HEADER_BYTES;
   for (const element of elements) {
     out.writeInt32BE(element.byteLength, at);
     out.set(element, at + 4);
@@ -40,19 +38,25 @@ export function binaryArray(elementType: number, elements: readonly Uint8Array[]
  */
 export function textArray(values: readonly string[]): Buffer {
   if (values.length === 0) return binaryArray(PG_TYPE.text, []);
-  let size = 20;
+  let size = HEADER_BYTES;
   for (const value of values) size += 4 + Buffer.byteLength(value, 'utf8');
-  const out = Buffer.allocUnsafe(size);
-  out.writeInt32BE(1, 0);
-  out.writeInt32BE(0, 4);
-  out.writeInt32BE(PG_TYPE.text, 8);
-  out.writeInt32BE(values.length, 12);
-  out.writeInt32BE(1, 16);
-  let at = 20;
+  const out = arrayWithHeader(size, PG_TYPE.text, values.length);
+  let at = HEADER_BYTES;
   for (const value of values) {
     const length = out.write(value, at + 4, 'utf8');
     out.writeInt32BE(length, at);
     at += 4 + length;
   }
+  return out;
+}
+
+/** `size` bytes for a non-empty one-dimensional array, its header written; the elements follow it. */
+function arrayWithHeader(size: number, elementType: number, count: number): Buffer {
+  const out = Buffer.allocUnsafe(size);
+  out.writeInt32BE(1, 0); // dimensions
+  out.writeInt32BE(0, 4); // no NULL elements
+  out.writeInt32BE(elementType, 8);
+  out.writeInt32BE(count, 12);
+  out.writeInt32BE(1, 16); // lower bound
   return out;
 }
