@@ -1,4 +1,4 @@
-import { parse as parseYaml } from 'yaml';
+import { frontMatterData } from '../markdown/front-matter';
 import { inlineToTitle, splitFrontMatter } from './markdown-inline';
 
 export interface MarkdownTitles {
@@ -22,17 +22,9 @@ export function markdownTitle(markdown: string): string | undefined {
 }
 
 function frontMatterTitle(frontMatter: string | undefined): string | undefined {
-  if (frontMatter === undefined) return undefined;
-  try {
-    const data: unknown = parseYaml(frontMatter);
-    if (data && typeof data === 'object' && 'title' in data) {
-      const title = (data as { title: unknown }).title;
-      if (typeof title === 'string' && title.trim()) return title.trim();
-    }
-  } catch {
-    // A broken front matter block is the page's problem, not the import's.
-  }
-  return undefined;
+  // A broken front matter block is the page's problem, not the import's: no title from it.
+  const title: unknown = frontMatter === undefined ? undefined : frontMatterData(frontMatter)?.title;
+  return typeof title === 'string' && title.trim() ? title.trim() : undefined;
 }
 
 function firstHeading(body: string): string | undefined {

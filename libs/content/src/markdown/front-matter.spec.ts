@@ -30,6 +30,32 @@ describe('parseFrontMatter', () => {
   it('keeps the last value of a duplicated key', () => {
     expect(parseFrontMatter('---\nicon: a\nicon: b\n---\n').data).toEqual({ icon: 'b' });
   });
+
+  it("reads YAML 1.2's core schema: dates, yes and no stay text; numbers, booleans and null are values", () => {
+    expect(parseFrontMatter('---\ndate: 2024-01-31\nflag: yes\nhidden: true\ncoverY: -3.5\nn: 0x1F\nicon:\n<<: {a: 1}\n---\n').data).toEqual({
+      date: '2024-01-31',
+      flag: 'yes',
+      hidden: true,
+      coverY: -3.5,
+      n: 31,
+      icon: null,
+      '<<': { a: 1 },
+    });
+  });
+
+  it('keeps the value of a tag it does not know, and applies the ones it knows', () => {
+    expect(parseFrontMatter('---\ndescription: !note Kept\nicon: !!binary Z2Vhcg==\nlayout: !wide {width: wide}\nlist: !x [1]\nid: !!str 12\n---\n').data).toEqual({
+      description: 'Kept',
+      icon: 'Z2Vhcg==',
+      layout: { width: 'wide' },
+      list: [1],
+      id: '12',
+    });
+  });
+
+  it('resolves anchors and aliases', () => {
+    expect(parseFrontMatter('---\ntitle: &t Same\ndescription: *t\n---\n').data).toEqual({ title: 'Same', description: 'Same' });
+  });
 });
 
 describe('formatFrontMatter', () => {
