@@ -2,10 +2,11 @@ import { Queryable } from '@quire/platform/db/db';
 import { binaryArray, PG_TYPE, textArray } from '@quire/platform/db/binary-array';
 import type { TableNamer } from '@quire/projections/projection';
 import type { ContentStore } from '@quire/content/store';
-import { buildTsvector, collectWords, tsvectorOf } from '../text/build-tsvector';
+import { PageLexemes, tsvectorOf, vectorOf } from '../text/build-tsvector';
+import { Lexicon, SKIPPED } from '../text/lexicon';
 import { Stemmer } from '../text/stemmer';
-import { isCjkToken, isVocabularyWord, textTokens, tokenRuns, trigrams } from '../text/tokenize';
-import { decodePostings, encodePostings, patchPostings, PostingEntry, Postings } from '../postings/postings';
+import { isVocabularyWord, textTokens, tokenRuns, trigrams } from '../text/tokenize';
+import { decodePostings, encodePostings, FreshPostings, patchPostings, Postings } from '../postings/postings';
 import { SPECIFIC_WEIGHT, TITLE_WEIGHT } from '../ranking';
 import { IndexedSection, pageSections } from './page-sections';
 import { SearchablePage } from './searchable-pages';
@@ -122,23 +123,21 @@ export class SpaceIndexer {
 
     let sectionCount = 0;
     if (reindex.length) {
-      // Tokenize once; stem every distinct word in one statement; then build the tsvectors.
+      // Tokenize once, numbering every word (see Lexicon); stem every distinct word in one
+      // statement; then build the tsvectors.
+      const lexicon = new Lexicon();
       const prepared = await mapYielding(reindex, (page) => {
         const list = sections.get(page.blob) ?? [];
         // A page without text is still found by its title.
         const effective = list.length ? list : [{ id: '', title: '', text: '' }];
         return {
           page,
-          title: textTokens(page.title),
-          context: textTokens([page.description, ...page.ancestors].filter(Boolean).join('\n')),
-          sections: effective.map((s) => ({ section: s, heading: textTokens(s.title), body: textTokens(s.text) })),
+          title: lexicon.tokens(textTokens(page.title)),
+          context: lexicon.tokens(textTokens([page.description, ...page.ancestors].filter(Boolean).join('\n'))),
+          sections: effective.map((s) => ({ section: s, heading: lexicon.tokens(textTokens(s.title)), body: lexicon.tokens(textTokens(s.text)) })),
         };
       });
-      const words = new Set<string>();
-      for (const p of prepared) {
-        collectWords([p.title, p.context], words);
-        for (const s of p.sections) collectWords([s.heading, s.body], words);
-      }
+      const words = lexicon.words();
       lap('tokens');
       const stemmed = this.stemmer.load(tx, config, words);
       // The parsed sections are cached by blob behind the stems, which are waited for.
@@ -150,7 +149,9 @@ export class SpaceIndexer {
         );
       }
       await stemmed;
+      // Bound after the load, which may have started the stemmer's cache over (see Stemmer.lexemesFor).
       const lexemes = this.stemmer.lexemesFor(config);
+      lexicon.prepare(lexemes);
       lap('stems');
 
       const pageRows = reindex.map((p) => ({
@@ -204,15 +205,16 @@ export class SpaceIndexer {
         );
         sectionRows = [];
       };
-      // Page -> lexeme -> impact and positions, for the postings (by page key once the pages' rows have theirs).
-      const pagePostings: Array<{ id: string; impacts: Map<string, number>; positions: Map<string, number[]> }> = [];
+      // Lexeme number -> the pages holding it (by their index in `prepared`), with each page's
+      // impact and positions, for the postings.
+      const postings: Array<{ pages: number[]; impacts: number[]; positions: number[][] } | undefined> = [];
       for (const [i, p] of prepared.entries()) {
         // Sections are sent as they are built, and the event loop runs now and then: the
         // connection sends each statement once the one before it is done, and PostgreSQL would
         // otherwise wait for the whole loop.
         if (sectionRows.length >= INSERT_CHUNK) sendSections();
         if (i % YIELD_EVERY === YIELD_EVERY - 1) await yieldToEventLoop();
-        const page = { impacts: new Map<string, number>(), positions: new Map<string, number[]>(), ord: 0 };
+        const page = new PageLexemes();
         p.sections.forEach((s, ord) => {
           page.ord = ord;
           sectionRows.push({
@@ -221,40 +223,41 @@ export class SpaceIndexer {
             section_id: s.section.id,
             title: s.section.title,
             body: s.section.text,
-            tsv: buildTsvector(
+            tsv: vectorOf(
               [
                 { tokens: p.title, weight: 'A' },
                 { tokens: s.heading, weight: 'B' },
                 { tokens: p.context, weight: 'C' },
                 { tokens: s.body, weight: 'D' },
               ],
-              lexemes,
+              lexicon,
               page,
             ),
           });
         });
         // As the page's title_tsv: its description and its parent's title.
-        addTitleShare(page.impacts, p.title, textTokens(`${p.page.description}\n${p.page.ancestors[p.page.ancestors.length - 1] ?? ''}`), lexemes);
-        pagePostings.push({ id: p.page.id, impacts: page.impacts, positions: page.positions });
+        addTitleShare(page, p.title, lexicon.tokens(textTokens(`${p.page.description}\n${p.page.ancestors[p.page.ancestors.length - 1] ?? ''}`)), lexicon);
+        for (let k = 0; k < page.ids.length; k++) {
+          const list = (postings[page.ids[k]] ??= { pages: [], impacts: [], positions: [] });
+          list.pages.push(i);
+          list.impacts.push(page.impacts[k]);
+          list.positions.push(page.positions[k]);
+        }
       }
       if (sectionRows.length) sendSections();
       lap('vectors');
-      const keys = new Map<string, number>();
-      for (const inserted of await Promise.all(insertedPages)) for (const row of inserted.rows) keys.set(row.page_id, row.key);
-      // Lexeme -> page key -> impact and positions.
-      const added = new Map<string, Map<number, PostingEntry>>();
-      for (const { id, impacts, positions } of pagePostings) {
-        const key = keys.get(id)!;
-        for (const [lexeme, impact] of impacts) {
-          let list = added.get(lexeme);
-          if (!list) added.set(lexeme, (list = new Map()));
-          list.set(key, { impact, positions: positions.get(lexeme)! });
-        }
-      }
+      const keyOf = new Map<string, number>();
+      for (const inserted of await Promise.all(insertedPages)) for (const row of inserted.rows) keyOf.set(row.page_id, row.key);
+      const pageKeys = prepared.map((p) => keyOf.get(p.page.id)!);
+      // Lexeme -> its new pages, by key.
+      const added = new Map<string, FreshPostings>();
+      postings.forEach((list, id) => {
+        if (list) added.set(lexicon.text(id), byKey(list.pages.map((i) => pageKeys[i]), list.impacts, list.positions));
+      });
       lap('write');
       await this.writePostings(tx, t, opts.spaceKey, postingsExist, goneKeys, goneLexemes, added);
       lap('postings');
-      await this.addVocabulary(tx, t, [...words].filter(isVocabularyWord));
+      await this.addVocabulary(tx, t, words.filter(isVocabularyWord));
       lap('vocabulary');
     } else if (goneKeys.size) {
       await this.writePostings(tx, t, opts.spaceKey, postingsExist, goneKeys, goneLexemes, new Map());
@@ -307,7 +310,7 @@ export class SpaceIndexer {
     postingsExist: boolean,
     goneKeys: ReadonlySet<number>,
     goneLexemes: readonly string[],
-    added: ReadonlyMap<string, ReadonlyMap<number, PostingEntry>>,
+    added: ReadonlyMap<string, FreshPostings>,
   ): Promise<void> {
     const lexemes = [...new Set([...goneLexemes, ...added.keys()])];
     const current = new Map<string, Postings>();
@@ -323,10 +326,9 @@ export class SpaceIndexer {
     }
     const write: Array<{ lexeme: string; entries: Uint8Array; positions: Uint8Array; pages: number }> = [];
     const empty: string[] = [];
-    const none = new Map<number, PostingEntry>();
     for (const lexeme of lexemes) {
       const had = current.get(lexeme);
-      const next = patchPostings(had, goneKeys, added.get(lexeme) ?? none);
+      const next = patchPostings(had, goneKeys, added.get(lexeme));
       if (next.keys.length) write.push({ lexeme, entries: encodePostings(next.keys, next.impacts), positions: next.positions, pages: next.keys.length });
       else if (had) empty.push(lexeme);
     }
@@ -368,28 +370,38 @@ export class SpaceIndexer {
  * SPECIFIC_WEIGHT over the title's length), half of TITLE_WEIGHT for one of the description or
  * the parent's title only (`near`): what the title boost of a one-word query gives the page.
  */
-function addTitleShare(impacts: Map<string, number>, title: readonly string[], near: readonly string[], lexemesOf: (word: string) => readonly string[]): void {
-  const own = new Set<string>();
-  for (const token of title) {
-    if (!token) continue;
-    own.add(token);
-    if (!isCjkToken(token)) for (const l of lexemesOf(token)) own.add(l);
-  }
-  const nearby = new Set<string>();
-  for (const token of near) {
-    if (!token) continue;
-    nearby.add(token);
-    if (!isCjkToken(token)) for (const l of lexemesOf(token)) nearby.add(l);
-  }
-  const words = Math.max(1, title.filter(Boolean).length);
+function addTitleShare(page: PageLexemes, title: Int32Array, near: Int32Array, lexicon: Lexicon): void {
+  const lexemesOf = (tokens: Int32Array) => {
+    const out = new Set<number>();
+    for (const token of tokens) {
+      if (token === SKIPPED) continue;
+      out.add(token);
+      for (const stem of lexicon.stemsOf(token)) out.add(stem);
+    }
+    return out;
+  };
+  const own = lexemesOf(title);
+  const nearby = lexemesOf(near);
+  let words = 0;
+  for (const token of title) if (token !== SKIPPED) words++;
+  words = Math.max(1, words);
   for (const lexeme of own) {
-    const had = impacts.get(lexeme);
-    if (had !== undefined) impacts.set(lexeme, had + TITLE_WEIGHT + SPECIFIC_WEIGHT / words);
+    const k = page.indexOf(lexeme);
+    if (k >= 0) page.impacts[k] = page.impacts[k] + TITLE_WEIGHT + SPECIFIC_WEIGHT / words;
   }
   for (const lexeme of nearby) {
-    const had = impacts.get(lexeme);
-    if (had !== undefined && !own.has(lexeme)) impacts.set(lexeme, had + TITLE_WEIGHT / 2);
+    const k = page.indexOf(lexeme);
+    if (k >= 0 && !own.has(lexeme)) page.impacts[k] = page.impacts[k] + TITLE_WEIGHT / 2;
   }
+}
+
+/** A lexeme's new pages (keys in the order the pages were indexed) sorted by key. */
+function byKey(keys: number[], impacts: number[], positions: number[][]): FreshPostings {
+  let sorted = true;
+  for (let i = 1; i < keys.length && sorted; i++) sorted = keys[i - 1] < keys[i];
+  if (sorted) return { keys, impacts, positions };
+  const order = keys.map((_, i) => i).sort((a, b) => keys[a] - keys[b]);
+  return { keys: order.map((i) => keys[i]), impacts: order.map((i) => impacts[i]), positions: order.map((i) => positions[i]) };
 }
 
 /**

@@ -17,12 +17,15 @@ export interface Postings {
   positions?: { bytes: Uint8Array; offsets: Uint32Array };
 }
 
-/** A page's entry in a lexeme's postings, as the indexer computes it. */
-export interface PostingEntry {
-  impact: number;
-  /** Ascending page positions (see `pagePosition`). */
-  positions: number[];
+/** Pages entering a lexeme's postings, as the indexer computes them: by page key, ascending. */
+export interface FreshPostings {
+  keys: ArrayLike<number>;
+  impacts: ArrayLike<number>;
+  /** Each page's ascending page positions (see `pagePosition`). */
+  positions: ReadonlyArray<readonly number[]>;
 }
+
+const NO_FRESH: FreshPostings = { keys: [], impacts: [], positions: [] };
 
 const RECORD = 8;
 /** Section positions stay below this (PostgreSQL's tsvector positions end at 16,383). */
@@ -38,8 +41,21 @@ export function pagePosition(ord: number, position: number): number {
   return ord * SECTION_SPAN + position;
 }
 
+/** Whether this machine's typed arrays are little-endian, as the records are (every platform Node runs on). */
+const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
+
 export function encodePostings(keys: ArrayLike<number>, impacts: ArrayLike<number>): Uint8Array {
   const out = new Uint8Array(keys.length * RECORD);
+  if (LITTLE_ENDIAN) {
+    // Written through word views of the record bytes: no DataView call per field.
+    const words = new Uint32Array(out.buffer);
+    const floats = new Float32Array(out.buffer);
+    for (let i = 0; i < keys.length; i++) {
+      words[2 * i] = keys[i];
+      floats[2 * i + 1] = impacts[i];
+    }
+    return out;
+  }
   const view = new DataView(out.buffer);
   for (let i = 0; i < keys.length; i++) {
     view.setUint32(i * RECORD, keys[i], true);
@@ -128,6 +144,26 @@ export function readPositionsInto(bytes: Uint8Array, offset: number, into: numbe
   return count;
 }
 
+/** Bytes of the longest varint written (a position below 2^53 takes at most 8). */
+const MAX_VARINT = 8;
+
+/** `value` (a non-negative integer) as a varint at `at` of `bytes`, which has room; returns where it ends. */
+function writeVarint(bytes: Uint8Array, at: number, value: number): number {
+  if (value < 0x80000000) {
+    while (value >= 0x80) {
+      bytes[at++] = (value & 0x7f) | 0x80;
+      value >>>= 7;
+    }
+  } else {
+    while (value >= 0x80) {
+      bytes[at++] = (value % 0x80) | 0x80;
+      value = Math.floor(value / 0x80);
+    }
+  }
+  bytes[at++] = value;
+  return at;
+}
+
 /** Growable bytes for positions. */
 class ByteWriter {
   bytes = new Uint8Array(1024);
@@ -139,22 +175,8 @@ class ByteWriter {
   }
 
   varint(value: number): void {
-    if (this.length + 10 > this.bytes.length) this.grow(this.length + 10);
-    const bytes = this.bytes;
-    let at = this.length;
-    if (value < 0x80000000) {
-      while (value >= 0x80) {
-        bytes[at++] = (value & 0x7f) | 0x80;
-        value >>>= 7;
-      }
-    } else {
-      while (value >= 0x80) {
-        bytes[at++] = (value % 0x80) | 0x80;
-        value = Math.floor(value / 0x80);
-      }
-    }
-    bytes[at++] = value;
-    this.length = at;
+    if (this.length + MAX_VARINT > this.bytes.length) this.grow(this.length + MAX_VARINT);
+    this.length = writeVarint(this.bytes, this.length, value);
   }
 
   private grow(size: number): void {
@@ -163,13 +185,19 @@ class ByteWriter {
     this.bytes = grown;
   }
 
+  /** A page's list: its count, then the positions as deltas (room made once for the whole list). */
   positions(list: readonly number[]): void {
-    this.varint(list.length);
+    const room = (list.length + 1) * MAX_VARINT;
+    if (this.length + room > this.bytes.length) this.grow(this.length + room);
+    const bytes = this.bytes;
+    let at = writeVarint(bytes, this.length, list.length);
     let last = 0;
-    for (const p of list) {
-      this.varint(p - last);
+    for (let k = 0; k < list.length; k++) {
+      const p = list[k];
+      at = writeVarint(bytes, at, p - last);
       last = p;
     }
+    this.length = at;
   }
 
   copy(slice: Uint8Array): void {
@@ -194,51 +222,54 @@ export function encodePositions(lists: ReadonlyArray<readonly number[]>): Uint8A
 }
 
 /**
- * `current` without the pages in `removed`, with `added` (page key -> entry) merged in by key:
- * keys and impacts, and the positions encoded. Keys in `added` replace the same keys in `current`.
- * A page of `current` whose positions were not read is kept with none (an index built before
- * positions were stored is rebuilt whole).
+ * `current` without the pages in `removed`, with `fresh` merged in by key: keys and impacts, and
+ * the positions encoded. Keys in `fresh` replace the same keys in `current`. A page of `current`
+ * whose positions were not read is kept with none (an index built before positions were stored is
+ * rebuilt whole).
  */
 export function patchPostings(
   current: Postings | undefined,
   removed: ReadonlySet<number>,
-  added: ReadonlyMap<number, PostingEntry>,
+  fresh: FreshPostings = NO_FRESH,
 ): { keys: Uint32Array; impacts: Float32Array; positions: Uint8Array } {
-  const keys: number[] = [];
-  const impacts: number[] = [];
+  const n = current?.keys.length ?? 0;
+  const m = fresh.keys.length;
+  const keys = new Uint32Array(n + m);
+  const impacts = new Float32Array(n + m);
+  let out = 0;
   const positions = scratch.reset();
-  const fresh = [...added.keys()].sort((a, b) => a - b);
   const stored = current?.positions;
   // Kept pages' positions are copied a run of neighbours at a time: [run, i) of the stored ones.
   let run = 0;
   const flush = (i: number) => {
     if (stored && run < i) positions.copy(stored.bytes.subarray(stored.offsets[run], stored.offsets[i]));
   };
-  const push = (key: number) => {
-    const entry = added.get(key)!;
-    keys.push(key);
-    impacts.push(entry.impact);
-    positions.positions(entry.positions);
-  };
   let f = 0;
-  const n = current?.keys.length ?? 0;
   for (let i = 0; i < n; i++) {
     const key = current!.keys[i];
-    if (f < fresh.length && fresh[f] < key) {
+    if (f < m && fresh.keys[f] < key) {
       flush(i);
       run = i;
-      while (f < fresh.length && fresh[f] < key) push(fresh[f++]);
+      for (; f < m && fresh.keys[f] < key; f++) {
+        keys[out] = fresh.keys[f];
+        impacts[out++] = fresh.impacts[f];
+        positions.positions(fresh.positions[f]);
+      }
     }
-    if (removed.has(key) || added.has(key)) {
+    if (removed.has(key) || (f < m && fresh.keys[f] === key)) {
       flush(i);
       run = i + 1;
       continue;
     }
-    keys.push(key);
-    impacts.push(current!.impacts[i]);
+    keys[out] = key;
+    impacts[out++] = current!.impacts[i];
     if (!stored) positions.varint(0);
   }
   flush(n);
-  for (; f < fresh.length; f++) push(fresh[f]);
-  return { keys: Uint32Array.from(keys), impacts: Float32Array.from(impacts), positions: positions.done().slice() };
+  for (; f < m; f++) {
+    keys[out] = fresh.keys[f];
+    impacts[out++] = fresh.impacts[f];
+    positions.positions(fresh.positions[f]);
+  }
+  return { keys: keys.subarray(0, out), impacts: impacts.subarray(0, out), positions: positions.done().slice() };
 }

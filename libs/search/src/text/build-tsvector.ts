@@ -1,5 +1,6 @@
 import { RANK_WEIGHTS } from '../ranking';
-import { isCjkToken, textTokens } from './tokenize';
+import { textTokens } from './tokenize';
+import { Lexicon, SKIPPED } from './lexicon';
 import { pagePosition } from '../postings/postings';
 
 export type Weight = 'A' | 'B' | 'C' | 'D';
@@ -12,64 +13,129 @@ export interface WeightedTokens {
 
 const WEIGHT_VALUE: Record<Weight, number> = { D: RANK_WEIGHTS[0], C: RANK_WEIGHTS[1], B: RANK_WEIGHTS[2], A: RANK_WEIGHTS[3] };
 
+/** Stamps are Int32Array entries: past this, generations start again from 1 on cleared stamps. */
+const MAX_GENERATION = 0x7fffffff;
+
 /** PostgreSQL keeps at most 256 positions per lexeme and positions up to 16,383. */
 const MAX_POSITIONS = 256;
 const MAX_POSITION = 16_383;
 
-/** Every distinct word (not CJK gram) of some token lists: what the stemmer must know beforehand. */
-export function collectWords(lists: Iterable<readonly string[]>, into = new Set<string>()): Set<string> {
-  for (const tokens of lists) for (const t of tokens) if (t && !into.has(t) && !isCjkToken(t)) into.add(t);
-  return into;
+/** Token lists of a section as numbers (`Lexicon.tokens`), with their field's weight. */
+export interface NumberedTokens {
+  tokens: Int32Array;
+  weight: Weight;
 }
 
 /**
- * A tsvector in PostgreSQL's binary format (see `writeBinary`) for weighted token lists: each
- * word is stored as itself (exact and prefix matches, stop words included) and, at the same
- * position, as its stems (language-aware matches); CJK grams as themselves. Fields are
+ * One page's lexemes, as its sections' tsvectors are built (`vectorOf`): for each, the page
+ * positions the tsvectors hold (see `pagePosition`) and its impact, what `ts_rank(RANK_WEIGHTS,
+ * tsvector, lexeme, 1)` gives the page's best section for that lexeme alone. `ids[k]`,
+ * `impacts[k]` and `positions[k]` are one lexeme's, in the order the page first met them.
+ */
+export class PageLexemes {
+  /** The section being built. */
+  ord = 0;
+  readonly ids: number[] = [];
+  readonly impacts: number[] = [];
+  readonly positions: number[][] = [];
+
+  /** The lexeme's entry, or -1. */
+  indexOf(id: number): number {
+    const slots = claimPageSlots(this, id);
+    return slots.stamp[id] === slots.generation ? slots.slot[id] : -1;
+  }
+
+  /** The lexeme's list of positions, started (with an impact below any rank) when it has none. */
+  positionsOf(id: number): number[] {
+    const slots = claimPageSlots(this, id);
+    if (slots.stamp[id] === slots.generation) return this.positions[slots.slot[id]];
+    slots.stamp[id] = slots.generation;
+    slots.slot[id] = this.ids.length;
+    this.ids.push(id);
+    this.impacts.push(-Infinity);
+    const list: number[] = [];
+    this.positions.push(list);
+    return list;
+  }
+}
+
+/**
+ * Where each lexeme of one page is in its PageLexemes, by lexeme number, shared by every page
+ * (pages are built one at a time: nothing awaits while a page's sections are built). A page
+ * built after another takes the slots back, numbering its lexemes again.
+ */
+const pageSlots = { owner: undefined as PageLexemes | undefined, generation: 0, stamp: new Int32Array(1024), slot: new Int32Array(1024) };
+
+function claimPageSlots(page: PageLexemes, id: number): typeof pageSlots {
+  if (id >= pageSlots.stamp.length) growPageSlots(id + 1);
+  if (pageSlots.owner !== page) {
+    pageSlots.owner = page;
+    if (pageSlots.generation === MAX_GENERATION) {
+      pageSlots.stamp.fill(0);
+      pageSlots.generation = 0;
+    }
+    const generation = ++pageSlots.generation;
+    for (let k = 0; k < page.ids.length; k++) {
+      const lexeme = page.ids[k];
+      if (lexeme >= pageSlots.stamp.length) growPageSlots(lexeme + 1);
+      pageSlots.stamp[lexeme] = generation;
+      pageSlots.slot[lexeme] = k;
+    }
+  }
+  return pageSlots;
+}
+
+function growPageSlots(n: number): void {
+  const size = Math.max(pageSlots.stamp.length * 2, n);
+  pageSlots.stamp = grown(pageSlots.stamp, size);
+  pageSlots.slot = grown(pageSlots.slot, size);
+}
+
+/**
+ * A tsvector in PostgreSQL's binary format (see `writeBinary`) for a section's numbered token
+ * lists: each word is stored as itself (exact and prefix matches, stop words included) and, at
+ * the same position, as its stems (language-aware matches); CJK grams as themselves. Fields are
  * separated by an unused position so that a phrase never spans two of them. Text past
  * PostgreSQL's last position is left out (such giant sections would otherwise pile onto it and
  * approach the 1 MB tsvector limit).
- * With `page`, also raises each lexeme's entry in `impacts` to what `ts_rank(RANK_WEIGHTS,
- * tsvector, lexeme, 1)` gives the section for that lexeme alone (so a map shared by a page's
- * sections ends with the page's best section), and appends the positions the tsvector holds for
- * each lexeme to `positions`, as page positions of section `ord` (see `pagePosition`).
+ * With `page`, also raises each lexeme's impact there to what the section gives it, and appends
+ * the positions the tsvector holds for each lexeme, as page positions of section `page.ord`.
  */
-export function buildTsvector(
-  fields: readonly WeightedTokens[],
-  lexemesOf: (word: string) => readonly string[],
-  page?: { impacts: Map<string, number>; positions: Map<string, number[]>; ord: number },
-): Buffer {
+export function vectorOf(fields: readonly NumberedTokens[], lexicon: Lexicon, page?: PageLexemes): Buffer {
   // Entries (position and weight, one number each) are chained per lexeme in scratch arrays
-  // shared by every call, and the vector is written once, as bytes: the strings and arrays of
-  // each lexeme of each section were most of a large import's indexing allocations, and so of
-  // its GC.
-  const slots = new Map<string, number>();
-  const lexemes: string[] = [];
-  // Each lexeme's list of page positions (shared by the page's sections, appended in order).
-  const held: number[][] = [];
+  // shared by every call, and the vector is written once, as bytes; a lexeme's slot in them is
+  // found by its number (stamped with this call's generation), not by its text.
+  const generation = scratch.nextGeneration();
+  let lexemeCount = 0;
   const base = page ? pagePosition(page.ord, 0) : 0;
   let entryCount = 0;
-  const add = (lexeme: string, entry: number, w: number, position: number) => {
-    let slot = slots.get(lexeme);
-    if (slot === undefined) {
-      slot = lexemes.length;
-      slots.set(lexeme, slot);
-      lexemes.push(lexeme);
+  const add = (id: number, entry: number, w: number, position: number) => {
+    if (id >= scratch.stamp.length) scratch.lexemes(id + 1);
+    let slot: number;
+    if (scratch.stamp[id] !== generation) {
+      slot = lexemeCount++;
+      scratch.stamp[id] = generation;
+      scratch.slotOf[id] = slot;
       scratch.slot(slot);
+      scratch.lexeme[slot] = id;
       scratch.head[slot] = entryCount;
       scratch.count[slot] = 1;
       scratch.sum[slot] = w;
       scratch.maxWeight[slot] = w;
       scratch.maxAt[slot] = 0;
       if (page) {
-        let list = page.positions.get(lexeme);
-        if (!list) page.positions.set(lexeme, (list = []));
+        const list = page.positionsOf(id);
         list.push(base + position);
-        held.push(list);
+        scratch.held[slot] = list;
       }
-    } else if (scratch.count[slot] < MAX_POSITIONS) {
+    } else {
+      slot = scratch.slotOf[id];
+      if (scratch.count[slot] >= MAX_POSITIONS) return;
       // A lexeme twice at one position (a word and a stem alike) is one position of the tsvector.
-      if (page && held[slot][held[slot].length - 1] !== base + position) held[slot].push(base + position);
+      if (page) {
+        const list = scratch.held[slot];
+        if (list[list.length - 1] !== base + position) list.push(base + position);
+      }
       scratch.next[scratch.tail[slot]] = entryCount;
       const j = scratch.count[slot]++;
       scratch.sum[slot] += w / ((j + 1) * (j + 1));
@@ -77,7 +143,7 @@ export function buildTsvector(
         scratch.maxWeight[slot] = w;
         scratch.maxAt[slot] = j;
       }
-    } else return;
+    }
     scratch.entry(entryCount);
     scratch.value[entryCount] = entry;
     scratch.tail[slot] = entryCount++;
@@ -89,47 +155,83 @@ export function buildTsvector(
     const code = WEIGHT_CODE[weight];
     const w = WEIGHT_VALUE[weight];
     for (let i = 0; i < tokens.length; i++) {
-      const token = tokens[i];
+      const id = tokens[i];
       position++;
-      if (!token) continue;
+      if (id === SKIPPED) continue;
       if (position > MAX_POSITION) break;
       const entry = position * 256 + code;
-      add(token, entry, w, position);
-      if (isCjkToken(token)) {
+      add(id, entry, w, position);
+      if (lexicon.isCjk(id)) {
         // The last character of a run is in no chunk as a first character: it is indexed on its
         // own too (at the last chunk's position), so a one-character query (`'x':*`) finds it.
-        const last = lastCharOfRunEnd(token, tokens[i + 1]);
-        if (last) add(last, entry, w, position);
+        // A bigram followed by another that starts with its last character needs nothing more:
+        // that character is found as the prefix of the next one.
+        const last = lexicon.lastCharOf(id);
+        const next = tokens[i + 1];
+        if (last !== SKIPPED && (next === undefined || next === SKIPPED || !lexicon.text(next).startsWith(lexicon.text(last)))) add(last, entry, w, position);
         continue;
       }
-      const stems = lexemesOf(token);
-      for (let k = 0; k < stems.length; k++) if (stems[k] !== token) add(stems[k], entry, w, position);
+      const stems = lexicon.stemsOf(id);
+      for (let k = 0; k < stems.length; k++) add(stems[k], entry, w, position);
     }
     position++;
   }
   if (page) {
-    const { impacts } = page;
     const norm = Math.log2(entryCount + 1);
-    for (let i = 0; i < lexemes.length; i++) {
+    for (let i = 0; i < lexemeCount; i++) {
       const j = scratch.maxAt[i];
       const maxWeight = scratch.maxWeight[i];
       const rank = (maxWeight + scratch.sum[i] - maxWeight / ((j + 1) * (j + 1))) / PI2_6 / norm;
-      const had = impacts.get(lexemes[i]);
-      if (had === undefined || rank > had) impacts.set(lexemes[i], rank);
+      const k = page.indexOf(scratch.lexeme[i]);
+      if (rank > page.impacts[k]) page.impacts[k] = rank;
     }
   }
-  return writeBinary(lexemes);
+  return writeBinary(lexicon, lexemeCount);
+}
+
+/**
+ * `vectorOf` for token lists as text (titles, and tests): numbers them in a lexicon of their own.
+ * With `page`, as `vectorOf` does on a PageLexemes, on maps by lexeme (shared by a page's sections).
+ */
+export function buildTsvector(
+  fields: readonly WeightedTokens[],
+  lexemesOf: (word: string) => readonly string[],
+  page?: { impacts: Map<string, number>; positions: Map<string, number[]>; ord: number },
+): Buffer {
+  const lexicon = new Lexicon(lexemesOf);
+  const numbered = fields.map((f) => ({ tokens: lexicon.tokens(f.tokens), weight: f.weight }));
+  lexicon.prepare();
+  if (!page) return vectorOf(numbered, lexicon);
+  const lexemes = new PageLexemes();
+  lexemes.ord = page.ord;
+  const vector = vectorOf(numbered, lexicon, lexemes);
+  lexemes.ids.forEach((id, k) => {
+    const lexeme = lexicon.text(id);
+    const had = page.impacts.get(lexeme);
+    if (had === undefined || lexemes.impacts[k] > had) page.impacts.set(lexeme, lexemes.impacts[k]);
+    const list = page.positions.get(lexeme);
+    if (list) list.push(...lexemes.positions[k]);
+    else page.positions.set(lexeme, lexemes.positions[k]);
+  });
+  return vector;
 }
 
 /** The weight in a binary tsvector's position word (its two high bits): D, the default, is 0. */
 const WEIGHT_CODE: Record<Weight, number> = { A: 3, B: 2, C: 1, D: 0 };
 
 /**
- * buildTsvector's working arrays, by lexeme slot and by entry, kept from one call to the next
- * (calls never overlap: buildTsvector does not await) and grown as needed; `bytes` holds the
+ * vectorOf's working arrays, by lexeme number, by lexeme slot and by entry, kept from one call to
+ * the next (calls never overlap: vectorOf does not await) and grown as needed; `bytes` holds the
  * vector being written.
  */
 class TsvectorScratch {
+  /** By lexeme number: the call that last gave it a slot, and that slot. */
+  generation = 0;
+  stamp = new Int32Array(4096);
+  slotOf = new Int32Array(4096);
+  /** By slot: the lexeme's number, and its page's list of positions (PageLexemes). */
+  lexeme = new Int32Array(1024);
+  held: number[][] = [];
   head = new Int32Array(1024);
   tail = new Int32Array(1024);
   count = new Int32Array(1024);
@@ -140,10 +242,28 @@ class TsvectorScratch {
   next = new Int32Array(8192);
   bytes = Buffer.allocUnsafe(64 * 1024);
 
+  /** A generation no stamp holds yet (stamps are cleared once the numbers run out). */
+  nextGeneration(): number {
+    if (this.generation === MAX_GENERATION) {
+      this.stamp.fill(0);
+      this.generation = 0;
+    }
+    return ++this.generation;
+  }
+
+  /** Makes room for lexeme numbers below `n`. */
+  lexemes(n: number): void {
+    if (n <= this.stamp.length) return;
+    const size = Math.max(this.stamp.length * 2, n);
+    this.stamp = grown(this.stamp, size);
+    this.slotOf = grown(this.slotOf, size);
+  }
+
   /** Makes room for slot `i`. */
   slot(i: number): void {
     if (i < this.head.length) return;
     const size = this.head.length * 2;
+    this.lexeme = grown(this.lexeme, size);
     this.head = grown(this.head, size);
     this.tail = grown(this.tail, size);
     this.count = grown(this.count, size);
@@ -178,21 +298,21 @@ const scratch = new TsvectorScratch();
  * entry at the position of the one before it (the same lexeme twice for one word) merges into it,
  * keeping the stronger weight, as a literal's parse does.
  */
-function writeBinary(lexemes: readonly string[]): Buffer {
+function writeBinary(lexicon: Lexicon, lexemeCount: number): Buffer {
   let bytes = scratch.bytes;
   let at = 4;
-  bytes.writeInt32BE(lexemes.length, 0);
-  for (let i = 0; i < lexemes.length; i++) {
-    const text = lexemes[i];
+  bytes.writeInt32BE(lexemeCount, 0);
+  for (let i = 0; i < lexemeCount; i++) {
+    const text = lexicon.utf8Of(scratch.lexeme[i]);
     const count = scratch.count[i];
-    // At most 3 bytes per UTF-16 unit, a NUL, the count and 2 bytes per entry.
-    const room = text.length * 3 + 3 + count * 2;
+    // The UTF-8, a NUL, the count and 2 bytes per entry.
+    const room = text.byteLength + 3 + count * 2;
     if (at + room > bytes.length) {
       const bigger = Buffer.allocUnsafe(Math.max(bytes.length * 2, at + room));
       bytes.copy(bigger, 0, 0, at);
       bytes = scratch.bytes = bigger;
     }
-    at += bytes.write(text, at, 'utf8');
+    at += text.copy(bytes, at);
     bytes[at++] = 0;
     const countAt = at;
     at += 2;
@@ -219,18 +339,6 @@ function writeBinary(lexemes: readonly string[]): Buffer {
 
 /** sum(1/i^2), i = 1..inf: ts_rank's divisor. */
 const PI2_6 = 1.64493406685;
-
-/**
- * The last character of a CJK bigram that ends its run (the next token does not start with that
- * character), else undefined. A bigram followed by another that starts with its last character
- * needs nothing more: that character is found as the prefix of the next one.
- */
-function lastCharOfRunEnd(token: string, next: string | undefined): string | undefined {
-  const chars = Array.from(token);
-  if (chars.length !== 2) return undefined;
-  const last = chars[1];
-  return next && next.startsWith(last) ? undefined : last;
-}
 
 /** Convenience for short texts (titles): tokenizes, then builds. */
 export function tsvectorOf(fields: ReadonlyArray<{ text: string; weight: Weight }>, lexemesOf: (word: string) => readonly string[]): Buffer {
