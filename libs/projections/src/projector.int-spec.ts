@@ -87,6 +87,60 @@ describe('Projector', () => {
     expect((await projector.status())[0].status).toBe('running');
   });
 
+  /** A projection of `Noted` events: each one applied is a row (so an event applied twice shows). */
+  const notes = (): Projection => ({
+    name: 'notes',
+    version: 1,
+    tables: ['rm_notes'],
+    handles: ['Noted'],
+    schema: (t) => `CREATE TABLE ${t('rm_notes')} (id text PRIMARY KEY, applied int NOT NULL);`,
+    async apply(event, tx, t) {
+      await tx.query(`INSERT INTO ${t('rm_notes')} (id, applied) VALUES ($1, 1) ON CONFLICT (id) DO UPDATE SET applied = ${t('rm_notes')}.applied + 1`, [event.id]);
+    },
+  });
+  const checkpoint = async (name: string) => (await db.query<{ pos: string }>(`SELECT commit_pos || '/' || prepare_pos AS pos FROM quire_projections WHERE name = $1`, [name])).rows[0].pos;
+
+  it('passes a projection over a batch it handles nothing of, announcing its checkpoint to every process, with no transaction of its own', async () => {
+    const transactions: string[] = [];
+    const counting = new Proxy(db, {
+      get(target, key, receiver) {
+        if (key === 'transaction') return (work: any) => (transactions.push(new Error().stack ?? ''), target.transaction(work));
+        const value = Reflect.get(target, key, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const runner = started(new Projector(counting, store, [counter(), notes()]));
+    const observer = started(new Projector(db, store, [counter(), notes()]));
+    for (const p of [runner, observer]) {
+      await p.prepare();
+      await p.startObserving();
+    }
+    await runner.startRunning();
+    transactions.length = 0;
+    const { position } = await store.append('s-pass', [{ type: 'Counted', data: {} }, { type: 'Counted', data: {} }], 'no_stream');
+    // The observer runs neither: it learns both checkpoints from their announcements.
+    await observer.waitForProjections(position, ['counter', 'notes'], 5000);
+    expect(await count('s-pass')).toBe(2);
+    expect(await checkpoint('notes')).toBe(`${position.commit}/${position.prepare}`);
+    expect(transactions).toHaveLength(1); // the counter's
+  });
+
+  it('applies what a passed-over projection lacks when its checkpoint was moved back (a rebuild swapped in an older one), never skipping it', async () => {
+    const projector = started(new Projector(db, store, [counter(), notes()]));
+    await projector.prepare();
+    await projector.startObserving();
+    await projector.startRunning();
+    const noted = await store.append('s-notes', [{ type: 'Noted', data: {} }], 'no_stream');
+    await projector.waitFor(noted.position, ['Noted'], 5000);
+    // As a swap of an older rebuild would leave it: the checkpoint, and the rows, from before the note.
+    await db.query(`UPDATE quire_projections SET commit_pos = '0', prepare_pos = '0' WHERE name = 'notes'`);
+    await db.query(`DELETE FROM rm_notes`);
+    const { position } = await store.append('s-count', [{ type: 'Counted', data: {} }], 'no_stream');
+    await projector.waitForProjections(position, ['counter', 'notes'], 5000);
+    expect(await checkpoint('notes')).toBe(`${position.commit}/${position.prepare}`);
+    expect((await db.query(`SELECT applied FROM rm_notes`)).rows).toEqual([{ applied: 1 }]);
+  });
+
   it('runs each projection in one process only, and every process sees its checkpoint move', async () => {
     const a = started(new Projector(db, store, [counter()]));
     const b = started(new Projector(db, store, [counter()]));

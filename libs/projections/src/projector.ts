@@ -223,13 +223,44 @@ export class Projector {
    * work runs in parallel. (PGlite, one connection, queues the transactions.)
    */
   private async applyBatch(events: RecordedEvent[], after: Position): Promise<void> {
-    const applying = Promise.allSettled(this.activeNames().map((name) => this.applyBatchTo(name, events, after)));
+    const types = new Set(events.map((e) => e.type));
+    const busy: string[] = [];
+    const idle: string[] = [];
+    for (const name of this.activeNames()) {
+      const handles = this.byName.get(name)!.handles.some((t) => types.has(t));
+      // A checkpoint behind the batch: the events before it are read and applied first (applyBatchTo).
+      if (handles || comparePositions(this.checkpoints.get(name) ?? START, after) < 0) busy.push(name);
+      else idle.push(name);
+    }
+    const applying = Promise.allSettled([...busy.map((name) => this.applyBatchTo(name, events, after)), this.passBatch(idle, events, after)]);
     this.applying = applying;
     const outcomes = await applying;
     // Infrastructure trouble: the subscription retries the batch once every transaction is over
     // (projections that committed skip what they already have).
     const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
     if (failed) throw failed.reason;
+  }
+
+  /**
+   * Moves the checkpoints of projections that handle none of the batch's events over it, all in
+   * one statement (see ProjectionRegistry.passOver), instead of a transaction each that locks the
+   * row, applies nothing and writes the checkpoint: those were five round trips and a commit per
+   * projection per batch, most of the projector's statements (1,350 of the 1,995 of a 1,000-page
+   * import and its re-import). A projection whose checkpoint is not at or past the batch's start
+   * (a rebuild swapped in an older one) takes the batch the usual way, gap first.
+   */
+  private async passBatch(names: string[], events: RecordedEvent[], after: Position): Promise<void> {
+    const last = events[events.length - 1].position;
+    const passing = names.filter((name) => comparePositions(last, this.checkpoints.get(name) ?? START) > 0);
+    if (passing.length === 0) return;
+    const reached = await this.registry.passOver(passing, after, last);
+    const behind: string[] = [];
+    for (const name of passing) {
+      const position = reached.get(name);
+      if (!position || comparePositions(position, after) < 0) behind.push(name);
+      else this.advance(name, position);
+    }
+    await Promise.all(behind.map((name) => this.applyBatchTo(name, events, after)));
   }
 
   /**
