@@ -244,17 +244,18 @@ export function patchPostings(
   const flush = (i: number) => {
     if (stored && run < i) positions.copy(stored.bytes.subarray(stored.offsets[run], stored.offsets[i]));
   };
+  const push = (f: number) => {
+    keys[out] = fresh.keys[f];
+    impacts[out++] = fresh.impacts[f];
+    positions.positions(fresh.positions[f]);
+  };
   let f = 0;
   for (let i = 0; i < n; i++) {
     const key = current!.keys[i];
     if (f < m && fresh.keys[f] < key) {
       flush(i);
       run = i;
-      for (; f < m && fresh.keys[f] < key; f++) {
-        keys[out] = fresh.keys[f];
-        impacts[out++] = fresh.impacts[f];
-        positions.positions(fresh.positions[f]);
-      }
+      while (f < m && fresh.keys[f] < key) push(f++);
     }
     if (removed.has(key) || (f < m && fresh.keys[f] === key)) {
       flush(i);
@@ -266,10 +267,6 @@ export function patchPostings(
     if (!stored) positions.varint(0);
   }
   flush(n);
-  for (; f < m; f++) {
-    keys[out] = fresh.keys[f];
-    impacts[out++] = fresh.impacts[f];
-    positions.positions(fresh.positions[f]);
-  }
+  while (f < m) push(f++);
   return { keys: keys.subarray(0, out), impacts: impacts.subarray(0, out), positions: positions.done().slice() };
 }

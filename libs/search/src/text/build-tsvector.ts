@@ -13,7 +13,7 @@ export interface WeightedTokens {
 
 const WEIGHT_VALUE: Record<Weight, number> = { D: RANK_WEIGHTS[0], C: RANK_WEIGHTS[1], B: RANK_WEIGHTS[2], A: RANK_WEIGHTS[3] };
 
-/** Stamps are Int32Array entries: past this, generations start again from 1 on cleared stamps. */
+/** The last generation of NumberSlots' Int32Array stamps. */
 const MAX_GENERATION = 0x7fffffff;
 
 /** PostgreSQL keeps at most 256 positions per lexeme and positions up to 16,383. */
@@ -41,16 +41,15 @@ export class PageLexemes {
 
   /** The lexeme's entry, or -1. */
   indexOf(id: number): number {
-    const slots = claimPageSlots(this, id);
-    return slots.stamp[id] === slots.generation ? slots.slot[id] : -1;
+    return claimPageSlots(this).get(id);
   }
 
   /** The lexeme's list of positions, started (with an impact below any rank) when it has none. */
   positionsOf(id: number): number[] {
-    const slots = claimPageSlots(this, id);
-    if (slots.stamp[id] === slots.generation) return this.positions[slots.slot[id]];
-    slots.stamp[id] = slots.generation;
-    slots.slot[id] = this.ids.length;
+    const slots = claimPageSlots(this);
+    const k = slots.get(id);
+    if (k >= 0) return this.positions[k];
+    slots.set(id, this.ids.length);
     this.ids.push(id);
     this.impacts.push(-Infinity);
     const list: number[] = [];
@@ -60,35 +59,54 @@ export class PageLexemes {
 }
 
 /**
- * Where each lexeme of one page is in its PageLexemes, by lexeme number, shared by every page
- * (pages are built one at a time: nothing awaits while a page's sections are built). A page
- * built after another takes the slots back, numbering its lexemes again.
+ * A slot number per lexeme number, all emptied at once by `clear` (a new generation: a slot is
+ * only what was set since), so nothing is reset lexeme by lexeme between calls.
  */
-const pageSlots = { owner: undefined as PageLexemes | undefined, generation: 0, stamp: new Int32Array(1024), slot: new Int32Array(1024) };
+class NumberSlots {
+  /** Starts at 1: the stamps of new entries (0) belong to no generation. */
+  private generation = 1;
+  private stamp = new Int32Array(4096);
+  private slots = new Int32Array(4096);
 
-function claimPageSlots(page: PageLexemes, id: number): typeof pageSlots {
-  if (id >= pageSlots.stamp.length) growPageSlots(id + 1);
-  if (pageSlots.owner !== page) {
-    pageSlots.owner = page;
-    if (pageSlots.generation === MAX_GENERATION) {
-      pageSlots.stamp.fill(0);
-      pageSlots.generation = 0;
+  clear(): void {
+    // Stamps are Int32Array entries: past the last generation, they are cleared and counted again.
+    if (this.generation === MAX_GENERATION) {
+      this.stamp.fill(0);
+      this.generation = 0;
     }
-    const generation = ++pageSlots.generation;
-    for (let k = 0; k < page.ids.length; k++) {
-      const lexeme = page.ids[k];
-      if (lexeme >= pageSlots.stamp.length) growPageSlots(lexeme + 1);
-      pageSlots.stamp[lexeme] = generation;
-      pageSlots.slot[lexeme] = k;
-    }
+    this.generation++;
   }
-  return pageSlots;
+
+  /** The slot of a lexeme, or -1. */
+  get(id: number): number {
+    return id < this.stamp.length && this.stamp[id] === this.generation ? this.slots[id] : -1;
+  }
+
+  set(id: number, slot: number): void {
+    if (id >= this.stamp.length) {
+      const size = Math.max(this.stamp.length * 2, id + 1);
+      this.stamp = grown(this.stamp, size);
+      this.slots = grown(this.slots, size);
+    }
+    this.stamp[id] = this.generation;
+    this.slots[id] = slot;
+  }
 }
 
-function growPageSlots(n: number): void {
-  const size = Math.max(pageSlots.stamp.length * 2, n);
-  pageSlots.stamp = grown(pageSlots.stamp, size);
-  pageSlots.slot = grown(pageSlots.slot, size);
+/**
+ * Where each lexeme of one page is in its PageLexemes, shared by every page (pages are built one
+ * at a time: nothing awaits while a page's sections are built). A page built after another takes
+ * the slots back, setting its lexemes' again.
+ */
+const pageSlots = { owner: undefined as PageLexemes | undefined, slots: new NumberSlots() };
+
+function claimPageSlots(page: PageLexemes): NumberSlots {
+  if (pageSlots.owner !== page) {
+    pageSlots.owner = page;
+    pageSlots.slots.clear();
+    page.ids.forEach((id, k) => pageSlots.slots.set(id, k));
+  }
+  return pageSlots.slots;
 }
 
 /**
@@ -104,18 +122,16 @@ function growPageSlots(n: number): void {
 export function vectorOf(fields: readonly NumberedTokens[], lexicon: Lexicon, page?: PageLexemes): Buffer {
   // Entries (position and weight, one number each) are chained per lexeme in scratch arrays
   // shared by every call, and the vector is written once, as bytes; a lexeme's slot in them is
-  // found by its number (stamped with this call's generation), not by its text.
-  const generation = scratch.nextGeneration();
+  // found by its number, not by its text.
+  scratch.slotOf.clear();
   let lexemeCount = 0;
   const base = page ? pagePosition(page.ord, 0) : 0;
   let entryCount = 0;
   const add = (id: number, entry: number, w: number, position: number) => {
-    if (id >= scratch.stamp.length) scratch.lexemes(id + 1);
-    let slot: number;
-    if (scratch.stamp[id] !== generation) {
+    let slot = scratch.slotOf.get(id);
+    if (slot < 0) {
       slot = lexemeCount++;
-      scratch.stamp[id] = generation;
-      scratch.slotOf[id] = slot;
+      scratch.slotOf.set(id, slot);
       scratch.slot(slot);
       scratch.lexeme[slot] = id;
       scratch.head[slot] = entryCount;
@@ -129,7 +145,6 @@ export function vectorOf(fields: readonly NumberedTokens[], lexicon: Lexicon, pa
         scratch.held[slot] = list;
       }
     } else {
-      slot = scratch.slotOf[id];
       if (scratch.count[slot] >= MAX_POSITIONS) return;
       // A lexeme twice at one position (a word and a stem alike) is one position of the tsvector.
       if (page) {
@@ -189,31 +204,12 @@ export function vectorOf(fields: readonly NumberedTokens[], lexicon: Lexicon, pa
   return writeBinary(lexicon, lexemeCount);
 }
 
-/**
- * `vectorOf` for token lists as text (titles, and tests): numbers them in a lexicon of their own.
- * With `page`, as `vectorOf` does on a PageLexemes, on maps by lexeme (shared by a page's sections).
- */
-export function buildTsvector(
-  fields: readonly WeightedTokens[],
-  lexemesOf: (word: string) => readonly string[],
-  page?: { impacts: Map<string, number>; positions: Map<string, number[]>; ord: number },
-): Buffer {
+/** `vectorOf` for token lists as text (titles, and tests): numbers them in a lexicon of their own. */
+export function buildTsvector(fields: readonly WeightedTokens[], lexemesOf: (word: string) => readonly string[]): Buffer {
   const lexicon = new Lexicon(lexemesOf);
   const numbered = fields.map((f) => ({ tokens: lexicon.tokens(f.tokens), weight: f.weight }));
   lexicon.prepare();
-  if (!page) return vectorOf(numbered, lexicon);
-  const lexemes = new PageLexemes();
-  lexemes.ord = page.ord;
-  const vector = vectorOf(numbered, lexicon, lexemes);
-  lexemes.ids.forEach((id, k) => {
-    const lexeme = lexicon.text(id);
-    const had = page.impacts.get(lexeme);
-    if (had === undefined || lexemes.impacts[k] > had) page.impacts.set(lexeme, lexemes.impacts[k]);
-    const list = page.positions.get(lexeme);
-    if (list) list.push(...lexemes.positions[k]);
-    else page.positions.set(lexeme, lexemes.positions[k]);
-  });
-  return vector;
+  return vectorOf(numbered, lexicon);
 }
 
 /** The weight in a binary tsvector's position word (its two high bits): D, the default, is 0. */
@@ -225,10 +221,8 @@ const WEIGHT_CODE: Record<Weight, number> = { A: 3, B: 2, C: 1, D: 0 };
  * vector being written.
  */
 class TsvectorScratch {
-  /** By lexeme number: the call that last gave it a slot, and that slot. */
-  generation = 0;
-  stamp = new Int32Array(4096);
-  slotOf = new Int32Array(4096);
+  /** By lexeme number: its slot in this call. */
+  readonly slotOf = new NumberSlots();
   /** By slot: the lexeme's number, and its page's list of positions (PageLexemes). */
   lexeme = new Int32Array(1024);
   held: number[][] = [];
@@ -241,23 +235,6 @@ class TsvectorScratch {
   value = new Int32Array(8192);
   next = new Int32Array(8192);
   bytes = Buffer.allocUnsafe(64 * 1024);
-
-  /** A generation no stamp holds yet (stamps are cleared once the numbers run out). */
-  nextGeneration(): number {
-    if (this.generation === MAX_GENERATION) {
-      this.stamp.fill(0);
-      this.generation = 0;
-    }
-    return ++this.generation;
-  }
-
-  /** Makes room for lexeme numbers below `n`. */
-  lexemes(n: number): void {
-    if (n <= this.stamp.length) return;
-    const size = Math.max(this.stamp.length * 2, n);
-    this.stamp = grown(this.stamp, size);
-    this.slotOf = grown(this.slotOf, size);
-  }
 
   /** Makes room for slot `i`. */
   slot(i: number): void {

@@ -47,11 +47,6 @@ export class Lexicon {
     return id;
   }
 
-  /** The number of a lexeme already numbered, else undefined. */
-  find(text: string): number | undefined {
-    return this.ids.get(text);
-  }
-
   text(id: number): string {
     return this.texts[id];
   }
