@@ -93,11 +93,10 @@ export class ProjectionRegistry {
           WHERE name = ANY($1::text[])
             AND (commit_pos::numeric, prepare_pos::numeric) >= ($2::numeric, $3::numeric)
             AND (commit_pos::numeric, prepare_pos::numeric) < ($4::numeric, $5::numeric)
-         RETURNING name, commit_pos, prepare_pos),
-       announced AS (SELECT pg_notify('quire_checkpoints', name || ':' || commit_pos || '/' || prepare_pos) FROM moved)
+         RETURNING name, commit_pos, prepare_pos, pg_notify('quire_checkpoints', name || ':' || commit_pos || '/' || prepare_pos))
        SELECT p.name, coalesce(m.commit_pos, p.commit_pos) AS commit_pos, coalesce(m.prepare_pos, p.prepare_pos) AS prepare_pos
-         FROM quire_projections p LEFT JOIN moved m USING (name)
-        WHERE p.name = ANY($1::text[]) AND (SELECT count(*) FROM config) = 1 AND (SELECT count(*) FROM announced) >= 0`,
+         FROM config, quire_projections p LEFT JOIN moved m USING (name)
+        WHERE p.name = ANY($1::text[])`,
       [names, from.commit.toString(), from.prepare.toString(), to.commit.toString(), to.prepare.toString()],
     );
     return new Map(r.rows.map((row) => [row.name, { commit: BigInt(row.commit_pos), prepare: BigInt(row.prepare_pos) }]));
